@@ -1,0 +1,45 @@
+# sparkglance — see README.md. Every target works from a fresh clone.
+GO        ?= go
+BIN       := bin/sparkglance
+OUT       := out
+PKGS      := ./...
+# Each fuzz target runs this long in `make fuzz` (its seeds already run in `make test`).
+FUZZTIME  ?= 60s
+
+.PHONY: run test build lint bench fuzz demo-log clean
+
+## run: the main job on a built-in default — simulate a Spark application and analyse its event log.
+run: build demo-log
+	$(BIN) analyze $(OUT)/demo/app-20261130090000-0001
+
+demo-log: build
+	@mkdir -p $(OUT)/demo
+	$(BIN) simulate --out $(OUT)/demo/app-20261130090000-0001
+
+build:
+	@mkdir -p bin
+	$(GO) build -o $(BIN) ./cmd/sparkglance
+
+## test: formatting, vet, staticcheck, then every test with the race detector.
+test: lint
+	$(GO) test -race -count=1 -timeout 30m $(PKGS)
+
+lint:
+	@fmt_out="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \
+	  if [ -n "$$fmt_out" ]; then echo "gofmt would change:"; echo "$$fmt_out"; exit 1; fi
+	$(GO) vet $(PKGS)
+	$(GO) tool staticcheck $(PKGS)
+
+## bench: speed and memory benchmarks (figures go to docs/performance.md).
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count=1 -timeout 60m $(PKGS)
+
+## fuzz: every fuzz target for $(FUZZTIME) each.
+fuzz:
+	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
+	  done; done
+
+clean:
+	rm -rf bin $(OUT)

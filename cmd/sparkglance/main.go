@@ -1,0 +1,54 @@
+// Command sparkglance shows where a Spark cluster's time and energy go: it
+// analyses Spark event logs once (analyze) or exports live figures to
+// Prometheus and OpenTelemetry (serve).
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/alecthomas/kingpin/v2"
+)
+
+// command is one subcommand: it declares its flags on the kingpin clause it
+// is given and runs once the command line has been parsed.
+type command interface {
+	run(ctx context.Context) error
+}
+
+func main() {
+	os.Exit(realMain(os.Args[1:]))
+}
+
+// realMain parses args, runs the chosen subcommand and returns the exit status.
+func realMain(args []string) int {
+	app := kingpin.New("sparkglance", "See where a Spark cluster's time and energy go.")
+	app.HelpFlag.Short('h')
+	app.Version(versionString())
+
+	commands := map[string]command{
+		"analyze":  newAnalyzeCommand(app.Command("analyze", "Analyse event logs once and print a summary or JSON.")),
+		"serve":    newServeCommand(app.Command("serve", "Run the exporter: Prometheus /metrics and OTLP push.")),
+		"simulate": newSimulateCommand(app.Command("simulate", "Write a realistic synthetic Spark event log.")),
+	}
+
+	chosen, err := app.Parse(args)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "sparkglance: %v (try --help)\n", err)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := commands[chosen].run(ctx); err != nil {
+		fmt.Fprintf(os.Stderr, "sparkglance %s: %v\n", chosen, err)
+		var ec exitCoder
+		if asExitCoder(err, &ec) {
+			return ec.ExitCode()
+		}
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,333 @@
+// Package simulate writes realistic synthetic Spark event logs: the JSON
+// lines Spark 3.x writes, in its key order and units, for an application
+// whose stages show the patterns sparkglance must detect (a healthy scan, a
+// shuffle-bound stage, executor memory too small, data skew, a
+// repartition(1) bottleneck, dynamic allocation). It backs `sparkglance
+// simulate`, the `make run` demo and tests that need logs of a chosen size.
+package simulate
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// Config shapes the simulated application.
+type Config struct {
+	AppID            string
+	AppName          string
+	Start            time.Time
+	Executors        int // initial executors
+	CoresPerExecutor int
+	// TasksPerStage scales every stage (the demo's stages use 4× the cores).
+	TasksPerStage int
+	// Repeat runs the whole scenario this many times (longer logs).
+	Repeat int
+	Seed   uint64
+	// Live leaves the application unfinished: no ApplicationEnd.
+	Live bool
+}
+
+// DefaultConfig is the demo application `make run` analyses.
+func DefaultConfig() Config {
+	return Config{
+		AppID:            "app-20261130090000-0001",
+		AppName:          "sparkglance demo: nightly sales rollup",
+		Start:            time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC),
+		Executors:        4,
+		CoresPerExecutor: 4,
+		TasksPerStage:    64,
+		Repeat:           1,
+		Seed:             42,
+	}
+}
+
+// stageKind is the performance pattern a simulated stage shows.
+type stageKind int
+
+const (
+	scanStage      stageKind = iota // CPU-bound, healthy
+	shuffleStage                    // waits on shuffle fetch
+	uniformSpill                    // every executor spills: memory too small
+	skewedStage                     // one huge partition
+	singleTask                      // repartition(1): one task, everything idle
+	gcHeavyStage                    // GC pressure
+)
+
+type stageSpec struct {
+	kind  stageKind
+	name  string
+	tasks int
+}
+
+// event is one line with the time it happened, for ordering.
+type event struct {
+	time int64
+	seq  int
+	line string
+}
+
+// Writer emits one application's events.
+type writer struct {
+	cfg   Config
+	rng   *rand.Rand
+	out   *bufio.Writer
+	now   int64 // epoch ms of the last event written
+	seq   int
+	jobID int
+	stgID int
+	tid   int64
+	// executors alive: id → cores
+	execs     []execState
+	nextExec  int
+	lineCount int
+}
+
+type execState struct {
+	id    string
+	host  string
+	cores int
+	busy  []int64 // per core: time it becomes free
+	alive bool
+}
+
+// Write writes a complete synthetic event log to w and returns the number of
+// lines written.
+func Write(w io.Writer, cfg Config) (int, error) {
+	if cfg.Executors < 1 || cfg.CoresPerExecutor < 1 || cfg.TasksPerStage < 1 {
+		return 0, fmt.Errorf("simulate: executors, cores and tasks per stage must be ≥ 1 (got %d, %d, %d)",
+			cfg.Executors, cfg.CoresPerExecutor, cfg.TasksPerStage)
+	}
+	if cfg.Repeat < 1 {
+		cfg.Repeat = 1
+	}
+	s := &writer{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x5eed)), out: bufio.NewWriterSize(w, 1<<16)}
+	s.now = cfg.Start.UnixMilli()
+	s.header()
+	for i := 0; i < cfg.Executors; i++ {
+		s.addExecutor(s.now + 2000 + int64(i)*150)
+	}
+	s.now += 4000
+	for r := 0; r < cfg.Repeat; r++ {
+		s.scenario()
+	}
+	if !cfg.Live {
+		s.now += 1500
+		s.emit(fmt.Sprintf(`{"Event":"SparkListenerApplicationEnd","Timestamp":%d}`, s.now))
+	}
+	return s.lineCount, s.out.Flush()
+}
+
+func (s *writer) emit(line string) {
+	s.out.WriteString(line)
+	s.out.WriteByte('\n')
+	s.lineCount++
+}
+
+func (s *writer) header() {
+	c := s.cfg
+	s.emit(`{"Event":"SparkListenerLogStart","Spark Version":"3.5.1"}`)
+	s.emit(`{"Event":"SparkListenerResourceProfileAdded","Resource Profile Id":0,"Executor Resource Requests":{"cores":{"Resource Name":"cores","Amount":` +
+		strconv.Itoa(c.CoresPerExecutor) + `,"Discovery Script":"","Vendor":""},"memory":{"Resource Name":"memory","Amount":4096,"Discovery Script":"","Vendor":""}},"Task Resource Requests":{"cpus":{"Resource Name":"cpus","Amount":1.0}}}`)
+	s.emit(fmt.Sprintf(`{"Event":"SparkListenerBlockManagerAdded","Block Manager ID":{"Executor ID":"driver","Host":"driver-0.sparkglance.local","Port":7079},"Maximum Memory":2101975449,"Timestamp":%d,"Maximum Onheap Memory":2101975449,"Maximum Offheap Memory":0}`, s.now+900))
+	s.emit(`{"Event":"SparkListenerEnvironmentUpdate","JVM Information":{"Java Home":"/usr/lib/jvm/java-17-openjdk-amd64","Java Version":"17.0.15 (Debian)","Scala Version":"version 2.12.18"},"Spark Properties":{"spark.app.name":` +
+		strconv.Quote(c.AppName) + `,"spark.app.id":` + strconv.Quote(c.AppID) + `,"spark.master":"spark://master.sparkglance.local:7077","spark.executor.cores":"` + strconv.Itoa(c.CoresPerExecutor) +
+		`","spark.executor.memory":"4g","spark.task.cpus":"1","spark.eventLog.enabled":"true","spark.submit.deployMode":"client"},"Hadoop Properties":{},"System Properties":{"java.vm.name":"OpenJDK 64-Bit Server VM"},"Metrics Properties":{},"Classpath Entries":{}}`)
+	s.emit(fmt.Sprintf(`{"Event":"SparkListenerApplicationStart","App Name":%s,"App ID":%s,"Timestamp":%d,"User":"spark"}`,
+		strconv.Quote(c.AppName), strconv.Quote(c.AppID), s.now))
+}
+
+func (s *writer) addExecutor(at int64) {
+	id := strconv.Itoa(s.nextExec + 1)
+	s.nextExec++
+	host := fmt.Sprintf("worker-%d.sparkglance.local", len(s.execs)%3+1)
+	e := execState{id: id, host: host, cores: s.cfg.CoresPerExecutor, alive: true, busy: make([]int64, s.cfg.CoresPerExecutor)}
+	for i := range e.busy {
+		e.busy[i] = at + 500
+	}
+	s.execs = append(s.execs, e)
+	s.emit(fmt.Sprintf(`{"Event":"SparkListenerExecutorAdded","Timestamp":%d,"Executor ID":%q,"Executor Info":{"Host":%q,"Total Cores":%d,"Log Urls":{},"Attributes":{},"Resources":{},"Resource Profile Id":0,"Registration Time":%d}}`,
+		at, id, host, e.cores, at))
+	s.emit(fmt.Sprintf(`{"Event":"SparkListenerBlockManagerAdded","Block Manager ID":{"Executor ID":%q,"Host":%q,"Port":%d},"Maximum Memory":2101975449,"Timestamp":%d,"Maximum Onheap Memory":2101975449,"Maximum Offheap Memory":0}`,
+		id, host, 40000+len(s.execs), at+200))
+	if at > s.now {
+		s.now = at
+	}
+}
+
+func (s *writer) removeExecutor(i int, at int64) {
+	s.execs[i].alive = false
+	s.emit(fmt.Sprintf(`{"Event":"SparkListenerExecutorRemoved","Timestamp":%d,"Executor ID":%q,"Removed Reason":"Executor killed by driver (dynamic allocation: idle)."}`, at, s.execs[i].id))
+	s.emit(fmt.Sprintf(`{"Event":"SparkListenerBlockManagerRemoved","Block Manager ID":{"Executor ID":%q,"Host":%q,"Port":%d},"Timestamp":%d}`,
+		s.execs[i].id, s.execs[i].host, 40000+i+1, at))
+}
+
+// scenario runs one pass of the demo's jobs.
+func (s *writer) scenario() {
+	n := s.cfg.TasksPerStage
+	s.job([]stageSpec{{scanStage, "parquet scan at NightlyRollup.scala:42", n}, {shuffleStage, "groupBy at NightlyRollup.scala:57", n}})
+	s.job([]stageSpec{{uniformSpill, "sortWithinPartitions at NightlyRollup.scala:71", n}})
+	s.job([]stageSpec{{skewedStage, "join at NightlyRollup.scala:88", n}})
+	s.job([]stageSpec{{gcHeavyStage, "collect_list at NightlyRollup.scala:95", n}})
+	// Dynamic allocation releases half the executors before the single-file write.
+	for i := len(s.execs) / 2; i < len(s.execs); i++ {
+		if s.execs[i].alive {
+			s.removeExecutor(i, s.now+300)
+		}
+	}
+	s.now += 400
+	s.job([]stageSpec{{singleTask, "save at NightlyRollup.scala:120 (repartition(1))", 1}})
+	for i := 0; i < s.cfg.Executors/2; i++ {
+		s.addExecutor(s.now + 500 + int64(i)*100)
+	}
+}
+
+// job runs stages one after another as one Spark job.
+func (s *writer) job(stages []stageSpec) {
+	jobID := s.jobID
+	s.jobID++
+	first := s.stgID
+	s.stgID += len(stages)
+	s.now += 200
+	var infos, ids []string
+	for i, st := range stages {
+		infos = append(infos, stageInfo(first+i, st, 0, 0))
+		ids = append(ids, strconv.Itoa(first+i))
+	}
+	s.emit(fmt.Sprintf(`{"Event":"SparkListenerJobStart","Job ID":%d,"Submission Time":%d,"Stage Infos":[%s],"Stage IDs":[%s],"Properties":{"spark.job.description":"nightly rollup","spark.jobGroup.id":"rollup"}}`,
+		jobID, s.now, join(infos), join(ids)))
+	for i, st := range stages {
+		s.stage(first+i, st)
+	}
+	s.now += 50
+	s.emit(fmt.Sprintf(`{"Event":"SparkListenerJobEnd","Job ID":%d,"Completion Time":%d,"Job Result":{"Result":"JobSucceeded"}}`, jobID, s.now))
+}
+
+func stageInfo(id int, st stageSpec, submitted, completed int64) string {
+	extra := ""
+	if submitted > 0 {
+		extra += `,"Submission Time":` + strconv.FormatInt(submitted, 10)
+	}
+	if completed > 0 {
+		extra += `,"Completion Time":` + strconv.FormatInt(completed, 10)
+	}
+	return fmt.Sprintf(`{"Stage ID":%d,"Stage Attempt ID":0,"Stage Name":%q,"Number of Tasks":%d,"RDD Info":[],"Parent IDs":[],"Details":"org.apache.spark.sql.Dataset.collect(Dataset.scala:3421)"%s,"Accumulables":[],"Resource Profile Id":0}`,
+		id, st.name, st.tasks, extra)
+}
+
+func join(parts []string) string {
+	out := ""
+	for i, p := range parts {
+		if i > 0 {
+			out += ","
+		}
+		out += p
+	}
+	return out
+}
+
+// taskShape is one task's simulated metrics.
+type taskShape struct {
+	durMs                      int64
+	cpuFrac, gcFrac, fetchFrac float64
+	memSpill, diskSpill        int64
+	shuffleRead, shuffleWrite  int64
+	input                      int64
+}
+
+func (s *writer) shape(kind stageKind, index, tasks int) taskShape {
+	jitter := func(base float64) int64 { return int64(base * (0.8 + 0.4*s.rng.Float64())) }
+	switch kind {
+	case shuffleStage:
+		return taskShape{durMs: jitter(3000), cpuFrac: 0.35, gcFrac: 0.03, fetchFrac: 0.45, shuffleRead: jitter(48 << 20), shuffleWrite: jitter(8 << 20)}
+	case uniformSpill:
+		return taskShape{durMs: jitter(5000), cpuFrac: 0.55, gcFrac: 0.08, memSpill: jitter(900 << 20), diskSpill: jitter(310 << 20), shuffleRead: jitter(64 << 20)}
+	case skewedStage:
+		if index == tasks/3 {
+			return taskShape{durMs: 60000, cpuFrac: 0.6, gcFrac: 0.05, memSpill: 6 << 30, diskSpill: 2 << 30, shuffleRead: 3 << 30}
+		}
+		return taskShape{durMs: jitter(1500), cpuFrac: 0.7, gcFrac: 0.02, shuffleRead: jitter(16 << 20)}
+	case gcHeavyStage:
+		return taskShape{durMs: jitter(2500), cpuFrac: 0.45, gcFrac: 0.3, shuffleRead: jitter(8 << 20)}
+	case singleTask:
+		return taskShape{durMs: 45000, cpuFrac: 0.8, gcFrac: 0.02, shuffleRead: 512 << 20}
+	default:
+		return taskShape{durMs: jitter(2000), cpuFrac: 0.85, gcFrac: 0.02, input: jitter(128 << 20), shuffleWrite: jitter(24 << 20)}
+	}
+}
+
+// stage schedules a stage's tasks on the free cores of live executors and
+// writes its events in time order.
+func (s *writer) stage(id int, st stageSpec) {
+	submitted := s.now + 20
+	s.emit(fmt.Sprintf(`{"Event":"SparkListenerStageSubmitted","Stage Info":%s,"Properties":{"spark.job.description":"nightly rollup"}}`, stageInfo(id, st, submitted, 0)))
+	var evs []event
+	seq := 0
+	last := submitted
+	for i := range st.tasks {
+		// Earliest free core among live executors.
+		ei, ci := -1, -1
+		var at int64
+		for e := range s.execs {
+			if !s.execs[e].alive {
+				continue
+			}
+			for c, free := range s.execs[e].busy {
+				if ei < 0 || free < at {
+					ei, ci, at = e, c, free
+				}
+			}
+		}
+		if at < submitted+5 {
+			at = submitted + 5
+		}
+		sh := s.shape(st.kind, i, st.tasks)
+		launch, finish := at, at+sh.durMs
+		s.execs[ei].busy[ci] = finish + 3
+		tid := s.tid
+		s.tid++
+		ex := s.execs[ei]
+		info := func(fin int64) string {
+			return fmt.Sprintf(`"Task Info":{"Task ID":%d,"Index":%d,"Attempt":0,"Partition ID":%d,"Launch Time":%d,"Executor ID":%q,"Host":%q,"Locality":"PROCESS_LOCAL","Speculative":false,"Getting Result Time":0,"Finish Time":%d,"Failed":false,"Killed":false,"Accumulables":[]}`,
+				tid, i, i, launch, ex.id, ex.host, fin)
+		}
+		evs = append(evs, event{launch, seq, fmt.Sprintf(`{"Event":"SparkListenerTaskStart","Stage ID":%d,"Stage Attempt ID":0,%s}`, id, info(0))})
+		seq++
+		evs = append(evs, event{finish, seq, fmt.Sprintf(`{"Event":"SparkListenerTaskEnd","Stage ID":%d,"Stage Attempt ID":0,"Task Type":"ShuffleMapTask","Task End Reason":{"Reason":"Success"},%s,%s}`,
+			id, info(finish), metricsJSON(sh))})
+		seq++
+		if finish > last {
+			last = finish
+		}
+	}
+	slices.SortStableFunc(evs, func(a, b event) int {
+		if a.time != b.time {
+			return int(a.time - b.time)
+		}
+		return a.seq - b.seq
+	})
+	for _, e := range evs {
+		s.emit(e.line)
+	}
+	s.now = last + 30
+	s.emit(fmt.Sprintf(`{"Event":"SparkListenerStageCompleted","Stage Info":%s}`, stageInfo(id, st, submitted, s.now)))
+}
+
+// metricsJSON renders "Task Metrics" in Spark's units: CPU and shuffle-write
+// times in ns, the others in ms.
+func metricsJSON(sh taskShape) string {
+	deserMs := int64(20)
+	runMs := sh.durMs - deserMs - 5
+	cpuNs := int64(float64(runMs)*sh.cpuFrac) * 1_000_000
+	gcMs := int64(float64(runMs) * sh.gcFrac)
+	fetchMs := int64(float64(runMs) * sh.fetchFrac)
+	writeNs := sh.shuffleWrite / (200 << 20 / 1000) * 1_000_000 // ~200 MB/s
+	return fmt.Sprintf(`"Task Executor Metrics":{"JVMHeapMemory":0},"Task Metrics":{"Executor Deserialize Time":%d,"Executor Deserialize CPU Time":%d,"Executor Run Time":%d,"Executor CPU Time":%d,"Peak Execution Memory":%d,"Result Size":2300,"JVM GC Time":%d,"Result Serialization Time":1,"Memory Bytes Spilled":%d,"Disk Bytes Spilled":%d,"Shuffle Read Metrics":{"Remote Blocks Fetched":%d,"Local Blocks Fetched":%d,"Fetch Wait Time":%d,"Remote Bytes Read":%d,"Remote Bytes Read To Disk":0,"Local Bytes Read":%d,"Total Records Read":%d,"Remote Requests Duration":%d},"Shuffle Write Metrics":{"Shuffle Bytes Written":%d,"Shuffle Write Time":%d,"Shuffle Records Written":%d},"Input Metrics":{"Bytes Read":%d,"Records Read":%d},"Output Metrics":{"Bytes Written":0,"Records Written":0},"Updated Blocks":[]}`,
+		deserMs, deserMs*800_000, runMs, cpuNs, 64<<20, gcMs, sh.memSpill, sh.diskSpill,
+		sh.shuffleRead/(4<<20), sh.shuffleRead/(16<<20), fetchMs, sh.shuffleRead*3/4, sh.shuffleRead/4, sh.shuffleRead/100, fetchMs,
+		sh.shuffleWrite, writeNs, sh.shuffleWrite/100, sh.input, sh.input/120)
+}
