@@ -74,9 +74,9 @@ type EnvironmentUpdate struct {
 
 // ResourceProfileAdded describes a resource profile (Spark 3.1+).
 type ResourceProfileAdded struct {
-	ID                int                         // "Resource Profile Id"
-	ExecutorResources map[string]ResourceRequest  // "Executor Resource Requests", keyed by resource name ("cores", "memory", …)
-	TaskResources     map[string]float64          // "Task Resource Requests": resource name → amount (e.g. "cpus" → 1)
+	ID                int                        // "Resource Profile Id"
+	ExecutorResources map[string]ResourceRequest // "Executor Resource Requests", keyed by resource name ("cores", "memory", …)
+	TaskResources     map[string]float64         // "Task Resource Requests": resource name → amount (e.g. "cpus" → 1)
 }
 
 // ResourceRequest is one executor resource request of a resource profile.

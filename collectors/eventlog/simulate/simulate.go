@@ -50,12 +50,12 @@ func DefaultConfig() Config {
 type stageKind int
 
 const (
-	scanStage      stageKind = iota // CPU-bound, healthy
-	shuffleStage                    // waits on shuffle fetch
-	uniformSpill                    // every executor spills: memory too small
-	skewedStage                     // one huge partition
-	singleTask                      // repartition(1): one task, everything idle
-	gcHeavyStage                    // GC pressure
+	scanStage    stageKind = iota // CPU-bound, healthy
+	shuffleStage                  // waits on shuffle fetch
+	uniformSpill                  // every executor spills: memory too small
+	skewedStage                   // one huge partition
+	singleTask                    // repartition(1): one task, everything idle
+	gcHeavyStage                  // GC pressure
 )
 
 type stageSpec struct {
