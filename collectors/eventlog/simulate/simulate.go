@@ -13,6 +13,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -38,9 +39,9 @@ func DefaultConfig() Config {
 		AppID:            "app-20261130090000-0001",
 		AppName:          "sparkglance demo: nightly sales rollup",
 		Start:            time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC),
-		Executors:        4,
+		Executors:        8,
 		CoresPerExecutor: 4,
-		TasksPerStage:    64,
+		TasksPerStage:    128,
 		Repeat:           1,
 		Seed:             42,
 	}
@@ -75,7 +76,8 @@ type event struct {
 type writer struct {
 	cfg   Config
 	rng   *rand.Rand
-	out   *bufio.Writer
+	sink  Sink
+	err   error
 	now   int64 // epoch ms of the last event written
 	seq   int
 	jobID int
@@ -95,9 +97,33 @@ type execState struct {
 	alive bool
 }
 
-// Write writes a complete synthetic event log to w and returns the number of
-// lines written.
+// Sink receives the simulated lines in the order Spark would write them,
+// each with the time it happens (epoch ms) and whether Spark flushes after it.
+type Sink interface {
+	Line(at int64, line string, flush bool) error
+}
+
+// Write writes a complete synthetic event log to w as plain JSON lines and
+// returns the number of lines written.
 func Write(w io.Writer, cfg Config) (int, error) {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	n, err := Generate(cfg, writerSink{bw})
+	if err != nil {
+		return n, err
+	}
+	return n, bw.Flush()
+}
+
+type writerSink struct{ w *bufio.Writer }
+
+func (s writerSink) Line(_ int64, line string, _ bool) error {
+	s.w.WriteString(line)
+	return s.w.WriteByte('\n')
+}
+
+// Generate produces the simulated application's lines into sink and returns
+// how many it produced.
+func Generate(cfg Config, sink Sink) (int, error) {
 	if cfg.Executors < 1 || cfg.CoresPerExecutor < 1 || cfg.TasksPerStage < 1 {
 		return 0, fmt.Errorf("simulate: executors, cores and tasks per stage must be ≥ 1 (got %d, %d, %d)",
 			cfg.Executors, cfg.CoresPerExecutor, cfg.TasksPerStage)
@@ -105,7 +131,7 @@ func Write(w io.Writer, cfg Config) (int, error) {
 	if cfg.Repeat < 1 {
 		cfg.Repeat = 1
 	}
-	s := &writer{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x5eed)), out: bufio.NewWriterSize(w, 1<<16)}
+	s := &writer{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x5eed)), sink: sink}
 	s.now = cfg.Start.UnixMilli()
 	s.header()
 	for i := 0; i < cfg.Executors; i++ {
@@ -117,27 +143,48 @@ func Write(w io.Writer, cfg Config) (int, error) {
 	}
 	if !cfg.Live {
 		s.now += 1500
-		s.emit(fmt.Sprintf(`{"Event":"SparkListenerApplicationEnd","Timestamp":%d}`, s.now))
+		s.emit(s.now, fmt.Sprintf(`{"Event":"SparkListenerApplicationEnd","Timestamp":%d}`, s.now))
 	}
-	return s.lineCount, s.out.Flush()
+	return s.lineCount, s.err
 }
 
-func (s *writer) emit(line string) {
-	s.out.WriteString(line)
-	s.out.WriteByte('\n')
+// emit hands one line, stamped with the time it happens, to the sink.
+func (s *writer) emit(at int64, line string) {
+	if s.err != nil {
+		return
+	}
+	s.err = s.sink.Line(at, line, flushes(line))
 	s.lineCount++
+}
+
+// flushes tells whether Spark's EventLoggingListener flushes its stream after
+// this event: it does for job, stage-completed, executor, block-manager and
+// application events, not for task or stage-submitted ones.
+func flushes(line string) bool {
+	const prefix = `{"Event":"SparkListener`
+	if !strings.HasPrefix(line, prefix) {
+		return false
+	}
+	rest := line[len(prefix):]
+	for _, t := range []string{"StageCompleted", "JobStart", "JobEnd", "BlockManagerAdded", "BlockManagerRemoved",
+		"UnpersistRDD", "ApplicationStart", "ApplicationEnd", "ExecutorAdded", "ExecutorRemoved"} {
+		if strings.HasPrefix(rest, t+`"`) {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *writer) header() {
 	c := s.cfg
-	s.emit(`{"Event":"SparkListenerLogStart","Spark Version":"3.5.1"}`)
-	s.emit(`{"Event":"SparkListenerResourceProfileAdded","Resource Profile Id":0,"Executor Resource Requests":{"cores":{"Resource Name":"cores","Amount":` +
-		strconv.Itoa(c.CoresPerExecutor) + `,"Discovery Script":"","Vendor":""},"memory":{"Resource Name":"memory","Amount":4096,"Discovery Script":"","Vendor":""}},"Task Resource Requests":{"cpus":{"Resource Name":"cpus","Amount":1.0}}}`)
-	s.emit(fmt.Sprintf(`{"Event":"SparkListenerBlockManagerAdded","Block Manager ID":{"Executor ID":"driver","Host":"driver-0.sparkglance.local","Port":7079},"Maximum Memory":2101975449,"Timestamp":%d,"Maximum Onheap Memory":2101975449,"Maximum Offheap Memory":0}`, s.now+900))
-	s.emit(`{"Event":"SparkListenerEnvironmentUpdate","JVM Information":{"Java Home":"/usr/lib/jvm/java-17-openjdk-amd64","Java Version":"17.0.15 (Debian)","Scala Version":"version 2.12.18"},"Spark Properties":{"spark.app.name":` +
-		strconv.Quote(c.AppName) + `,"spark.app.id":` + strconv.Quote(c.AppID) + `,"spark.master":"spark://master.sparkglance.local:7077","spark.executor.cores":"` + strconv.Itoa(c.CoresPerExecutor) +
+	s.emit(s.now, `{"Event":"SparkListenerLogStart","Spark Version":"3.5.1"}`)
+	s.emit(s.now, `{"Event":"SparkListenerResourceProfileAdded","Resource Profile Id":0,"Executor Resource Requests":{"cores":{"Resource Name":"cores","Amount":`+
+		strconv.Itoa(c.CoresPerExecutor)+`,"Discovery Script":"","Vendor":""},"memory":{"Resource Name":"memory","Amount":4096,"Discovery Script":"","Vendor":""}},"Task Resource Requests":{"cpus":{"Resource Name":"cpus","Amount":1.0}}}`)
+	s.emit(s.now, fmt.Sprintf(`{"Event":"SparkListenerBlockManagerAdded","Block Manager ID":{"Executor ID":"driver","Host":"driver-0.sparkglance.local","Port":7079},"Maximum Memory":2101975449,"Timestamp":%d,"Maximum Onheap Memory":2101975449,"Maximum Offheap Memory":0}`, s.now+900))
+	s.emit(s.now, `{"Event":"SparkListenerEnvironmentUpdate","JVM Information":{"Java Home":"/usr/lib/jvm/java-17-openjdk-amd64","Java Version":"17.0.15 (Debian)","Scala Version":"version 2.12.18"},"Spark Properties":{"spark.app.name":`+
+		strconv.Quote(c.AppName)+`,"spark.app.id":`+strconv.Quote(c.AppID)+`,"spark.master":"spark://master.sparkglance.local:7077","spark.executor.cores":"`+strconv.Itoa(c.CoresPerExecutor)+
 		`","spark.executor.memory":"4g","spark.task.cpus":"1","spark.eventLog.enabled":"true","spark.submit.deployMode":"client"},"Hadoop Properties":{},"System Properties":{"java.vm.name":"OpenJDK 64-Bit Server VM"},"Metrics Properties":{},"Classpath Entries":{}}`)
-	s.emit(fmt.Sprintf(`{"Event":"SparkListenerApplicationStart","App Name":%s,"App ID":%s,"Timestamp":%d,"User":"spark"}`,
+	s.emit(s.now, fmt.Sprintf(`{"Event":"SparkListenerApplicationStart","App Name":%s,"App ID":%s,"Timestamp":%d,"User":"spark"}`,
 		strconv.Quote(c.AppName), strconv.Quote(c.AppID), s.now))
 }
 
@@ -150,9 +197,9 @@ func (s *writer) addExecutor(at int64) {
 		e.busy[i] = at + 500
 	}
 	s.execs = append(s.execs, e)
-	s.emit(fmt.Sprintf(`{"Event":"SparkListenerExecutorAdded","Timestamp":%d,"Executor ID":%q,"Executor Info":{"Host":%q,"Total Cores":%d,"Log Urls":{},"Attributes":{},"Resources":{},"Resource Profile Id":0,"Registration Time":%d}}`,
+	s.emit(at, fmt.Sprintf(`{"Event":"SparkListenerExecutorAdded","Timestamp":%d,"Executor ID":%q,"Executor Info":{"Host":%q,"Total Cores":%d,"Log Urls":{},"Attributes":{},"Resources":{},"Resource Profile Id":0,"Registration Time":%d}}`,
 		at, id, host, e.cores, at))
-	s.emit(fmt.Sprintf(`{"Event":"SparkListenerBlockManagerAdded","Block Manager ID":{"Executor ID":%q,"Host":%q,"Port":%d},"Maximum Memory":2101975449,"Timestamp":%d,"Maximum Onheap Memory":2101975449,"Maximum Offheap Memory":0}`,
+	s.emit(at+200, fmt.Sprintf(`{"Event":"SparkListenerBlockManagerAdded","Block Manager ID":{"Executor ID":%q,"Host":%q,"Port":%d},"Maximum Memory":2101975449,"Timestamp":%d,"Maximum Onheap Memory":2101975449,"Maximum Offheap Memory":0}`,
 		id, host, 40000+len(s.execs), at+200))
 	if at > s.now {
 		s.now = at
@@ -161,8 +208,8 @@ func (s *writer) addExecutor(at int64) {
 
 func (s *writer) removeExecutor(i int, at int64) {
 	s.execs[i].alive = false
-	s.emit(fmt.Sprintf(`{"Event":"SparkListenerExecutorRemoved","Timestamp":%d,"Executor ID":%q,"Removed Reason":"Executor killed by driver (dynamic allocation: idle)."}`, at, s.execs[i].id))
-	s.emit(fmt.Sprintf(`{"Event":"SparkListenerBlockManagerRemoved","Block Manager ID":{"Executor ID":%q,"Host":%q,"Port":%d},"Timestamp":%d}`,
+	s.emit(at, fmt.Sprintf(`{"Event":"SparkListenerExecutorRemoved","Timestamp":%d,"Executor ID":%q,"Removed Reason":"Executor killed by driver (dynamic allocation: idle)."}`, at, s.execs[i].id))
+	s.emit(at, fmt.Sprintf(`{"Event":"SparkListenerBlockManagerRemoved","Block Manager ID":{"Executor ID":%q,"Host":%q,"Port":%d},"Timestamp":%d}`,
 		s.execs[i].id, s.execs[i].host, 40000+i+1, at))
 }
 
@@ -198,13 +245,13 @@ func (s *writer) job(stages []stageSpec) {
 		infos = append(infos, stageInfo(first+i, st, 0, 0))
 		ids = append(ids, strconv.Itoa(first+i))
 	}
-	s.emit(fmt.Sprintf(`{"Event":"SparkListenerJobStart","Job ID":%d,"Submission Time":%d,"Stage Infos":[%s],"Stage IDs":[%s],"Properties":{"spark.job.description":"nightly rollup","spark.jobGroup.id":"rollup"}}`,
+	s.emit(s.now, fmt.Sprintf(`{"Event":"SparkListenerJobStart","Job ID":%d,"Submission Time":%d,"Stage Infos":[%s],"Stage IDs":[%s],"Properties":{"spark.job.description":"nightly rollup","spark.jobGroup.id":"rollup"}}`,
 		jobID, s.now, join(infos), join(ids)))
 	for i, st := range stages {
 		s.stage(first+i, st)
 	}
 	s.now += 50
-	s.emit(fmt.Sprintf(`{"Event":"SparkListenerJobEnd","Job ID":%d,"Completion Time":%d,"Job Result":{"Result":"JobSucceeded"}}`, jobID, s.now))
+	s.emit(s.now, fmt.Sprintf(`{"Event":"SparkListenerJobEnd","Job ID":%d,"Completion Time":%d,"Job Result":{"Result":"JobSucceeded"}}`, jobID, s.now))
 }
 
 func stageInfo(id int, st stageSpec, submitted, completed int64) string {
@@ -264,7 +311,7 @@ func (s *writer) shape(kind stageKind, index, tasks int) taskShape {
 // writes its events in time order.
 func (s *writer) stage(id int, st stageSpec) {
 	submitted := s.now + 20
-	s.emit(fmt.Sprintf(`{"Event":"SparkListenerStageSubmitted","Stage Info":%s,"Properties":{"spark.job.description":"nightly rollup"}}`, stageInfo(id, st, submitted, 0)))
+	s.emit(submitted, fmt.Sprintf(`{"Event":"SparkListenerStageSubmitted","Stage Info":%s,"Properties":{"spark.job.description":"nightly rollup"}}`, stageInfo(id, st, submitted, 0)))
 	var evs []event
 	seq := 0
 	last := submitted
@@ -311,10 +358,10 @@ func (s *writer) stage(id int, st stageSpec) {
 		return a.seq - b.seq
 	})
 	for _, e := range evs {
-		s.emit(e.line)
+		s.emit(e.time, e.line)
 	}
 	s.now = last + 30
-	s.emit(fmt.Sprintf(`{"Event":"SparkListenerStageCompleted","Stage Info":%s}`, stageInfo(id, st, submitted, s.now)))
+	s.emit(s.now, fmt.Sprintf(`{"Event":"SparkListenerStageCompleted","Stage Info":%s}`, stageInfo(id, st, submitted, s.now)))
 }
 
 // metricsJSON renders "Task Metrics" in Spark's units: CPU and shuffle-write
