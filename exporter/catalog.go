@@ -1,0 +1,168 @@
+package exporter
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/alecthomas/kingpin/v2"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Collector is one source of metrics. Update sends const metrics (built
+// with prometheus.MustNewConstMetric, never with timestamps) for the current
+// scrape and returns when done; it must stop early once ctx is done.
+type Collector interface {
+	Update(ctx context.Context, ch chan<- prometheus.Metric) error
+}
+
+// Runner is implemented by stateful collectors whose model works in the
+// background. Run blocks until ctx is cancelled.
+type Runner interface {
+	Run(ctx context.Context) error
+}
+
+// Readier is implemented by collectors that need time before their first
+// consistent snapshot. Ready returns nil once they can answer a scrape.
+type Readier interface {
+	Ready() error
+}
+
+// Factory builds a collector after the command line has been parsed.
+type Factory func(logger *slog.Logger) (Collector, error)
+
+// FlagGroup is where flags are declared: a *kingpin.Application or a
+// *kingpin.CmdClause.
+type FlagGroup interface {
+	Flag(name, help string) *kingpin.FlagClause
+}
+
+// Option adjusts a registration.
+type Option func(*registration)
+
+// WithFlags lets a collector declare its own flags (conventionally named
+// <collector>.<option>) next to --collector.<name>.
+func WithFlags(declare func(FlagGroup)) Option {
+	return func(r *registration) { r.declareFlags = declare }
+}
+
+// WithHelp sets the sentence shown in --collector.<name>'s help.
+func WithHelp(help string) Option {
+	return func(r *registration) { r.help = help }
+}
+
+type registration struct {
+	name           string
+	defaultEnabled bool
+	enabled        bool
+	explicit       bool // set on the command line, kept by --collector.disable-defaults
+	factory        Factory
+	help           string
+	declareFlags   func(FlagGroup)
+}
+
+// Catalog is a set of registered collectors and whether each is enabled.
+type Catalog struct {
+	mu              sync.Mutex
+	regs            map[string]*registration
+	disableDefaults bool
+	flagsDeclared   bool
+}
+
+// DefaultCatalog holds the collectors registered with [Register].
+var DefaultCatalog = NewCatalog()
+
+// NewCatalog returns an empty catalog.
+func NewCatalog() *Catalog {
+	return &Catalog{regs: map[string]*registration{}}
+}
+
+// Register adds a collector to [DefaultCatalog]; call it from init.
+func Register(name string, defaultEnabled bool, factory Factory, opts ...Option) {
+	DefaultCatalog.Register(name, defaultEnabled, factory, opts...)
+}
+
+var collectorName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+// Register adds a collector. A bad or duplicate name is a programming error
+// caught at start-up, so it panics like prometheus.MustRegister.
+func (c *Catalog) Register(name string, defaultEnabled bool, factory Factory, opts ...Option) {
+	if !collectorName.MatchString(name) {
+		panic(fmt.Sprintf("exporter: collector name %q must match %s", name, collectorName))
+	}
+	if factory == nil {
+		panic(fmt.Sprintf("exporter: collector %q has no factory", name))
+	}
+	r := &registration{name: name, defaultEnabled: defaultEnabled, enabled: defaultEnabled, factory: factory}
+	for _, o := range opts {
+		o(r)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, dup := c.regs[name]; dup {
+		panic(fmt.Sprintf("exporter: collector %q registered twice", name))
+	}
+	if c.flagsDeclared {
+		panic(fmt.Sprintf("exporter: collector %q registered after flags were declared", name))
+	}
+	c.regs[name] = r
+}
+
+// Names returns the registered collector names, sorted.
+func (c *Catalog) Names() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	names := make([]string, 0, len(c.regs))
+	for n := range c.regs {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// declareFlags adds --collector.<name> for each registration,
+// --collector.disable-defaults, and the collectors' own flags.
+func (c *Catalog) declareFlags(g FlagGroup) {
+	c.mu.Lock()
+	c.flagsDeclared = true
+	c.mu.Unlock()
+	g.Flag("collector.disable-defaults", "Disable every collector not enabled explicitly with --collector.<name>.").
+		Default("false").BoolVar(&c.disableDefaults)
+	for _, name := range c.Names() {
+		r := c.regs[name]
+		state := "disabled"
+		if r.defaultEnabled {
+			state = "enabled"
+		}
+		help := r.help
+		if help == "" {
+			help = "Enable the " + name + " collector."
+		}
+		g.Flag("collector."+name, help+" (default: "+state+")").
+			Default(strconv.FormatBool(r.defaultEnabled)).
+			Action(func(*kingpin.ParseContext) error { r.explicit = true; return nil }).
+			BoolVar(&r.enabled)
+		if r.declareFlags != nil {
+			r.declareFlags(g)
+		}
+	}
+}
+
+// enabled returns the registrations that will run, sorted by name.
+func (c *Catalog) enabled() []*registration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []*registration
+	for _, r := range c.regs {
+		if r.enabled && (r.explicit || !c.disableDefaults) {
+			out = append(out, r)
+		}
+	}
+	slices.SortFunc(out, func(a, b *registration) int { return strings.Compare(a.name, b.name) })
+	return out
+}

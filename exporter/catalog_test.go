@@ -1,0 +1,144 @@
+package exporter_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sparkglance/sparkglance/exporter"
+)
+
+var discard = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+// enabledAfter parses args and returns which collectors a gather runs.
+func enabledAfter(t *testing.T, cat *exporter.Catalog, args ...string) []string {
+	t.Helper()
+	cfg := parseConfig(t, cat, args...)
+	e, err := exporter.New(*cfg, cat, discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	families, err := e.Gatherer(context.Background()).Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, mf := range families {
+		if mf.GetName() != "sparkglance_scrape_collector_success" {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			names = append(names, m.GetLabel()[0].GetValue())
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+func TestCollectorFlags(t *testing.T) {
+	newCat := func() *exporter.Catalog {
+		cat := exporter.NewCatalog()
+		cat.Register("alpha", true, factory(sourceCollector("alpha")))
+		cat.Register("beta", false, factory(sourceCollector("beta")), exporter.WithHelp("Beta, off by default."))
+		cat.Register("gamma", true, factory(sourceCollector("gamma")))
+		return cat
+	}
+	cases := []struct {
+		args []string
+		want []string
+	}{
+		{nil, []string{"alpha", "gamma"}},
+		{[]string{"--collector.beta"}, []string{"alpha", "beta", "gamma"}},
+		{[]string{"--no-collector.alpha"}, []string{"gamma"}},
+		{[]string{"--collector.disable-defaults", "--collector.beta"}, []string{"beta"}},
+		{[]string{"--collector.disable-defaults", "--collector.gamma"}, []string{"gamma"}},
+		{[]string{"--collector.disable-defaults"}, nil},
+	}
+	for _, c := range cases {
+		got := enabledAfter(t, newCat(), c.args...)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%q: enabled %v, want %v", c.args, got, c.want)
+		}
+	}
+}
+
+// A collector's own flags are declared with its --collector flag and reach
+// its factory.
+func TestCollectorOwnFlags(t *testing.T) {
+	cat := exporter.NewCatalog()
+	var dirs []string
+	var gotDirs []string
+	cat.Register("logs", true, func(*slog.Logger) (exporter.Collector, error) {
+		gotDirs = slices.Clone(dirs)
+		return answerCollector{}, nil
+	}, exporter.WithFlags(func(g exporter.FlagGroup) {
+		g.Flag("logs.dir", "Directory to read (repeatable).").StringsVar(&dirs)
+	}))
+	enabledAfter(t, cat, "--logs.dir=/a", "--logs.dir=/b")
+	if !slices.Equal(gotDirs, []string{"/a", "/b"}) {
+		t.Errorf("factory saw dirs %v, want [/a /b]", gotDirs)
+	}
+}
+
+// A factory that fails stops start-up with the collector's name.
+func TestFactoryErrorStopsNew(t *testing.T) {
+	cat := exporter.NewCatalog()
+	cat.Register("broken", true, func(*slog.Logger) (exporter.Collector, error) {
+		return nil, errors.New("no such directory /nowhere")
+	})
+	cfg := parseConfig(t, cat)
+	_, err := exporter.New(*cfg, cat, discard)
+	if err == nil || !strings.Contains(err.Error(), "collector broken: no such directory /nowhere") {
+		t.Errorf("New error = %v, want it to name the collector and the cause", err)
+	}
+}
+
+func TestRegisterRejectsProgrammingErrors(t *testing.T) {
+	mustPanic := func(what string, f func()) {
+		t.Helper()
+		defer func() {
+			if recover() == nil {
+				t.Errorf("%s: no panic", what)
+			}
+		}()
+		f()
+	}
+	cat := exporter.NewCatalog()
+	cat.Register("ok", true, factory(answerCollector{}))
+	mustPanic("duplicate", func() { cat.Register("ok", true, factory(answerCollector{})) })
+	mustPanic("bad name", func() { cat.Register("Event-Log", true, factory(answerCollector{})) })
+	mustPanic("nil factory", func() { cat.Register("nil", true, nil) })
+	parseConfig(t, cat)
+	mustPanic("after flags", func() { cat.Register("late", true, factory(answerCollector{})) })
+}
+
+// Gatherer runs collectors under the given context: an already expired one
+// fails a collector that waits.
+func TestGathererHonoursContext(t *testing.T) {
+	cat := exporter.NewCatalog()
+	cat.Register("slow", true, factory(slowCollector{}))
+	cfg := parseConfig(t, cat)
+	e, err := exporter.New(*cfg, cat, discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	families, err := e.Gatherer(ctx).Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range families {
+		if mf.GetName() == "sparkglance_scrape_collector_success" {
+			if v := mf.GetMetric()[0].GetGauge().GetValue(); v != 0 {
+				t.Errorf("success = %v under a cancelled context, want 0", v)
+			}
+			return
+		}
+	}
+	t.Error("no sparkglance_scrape_collector_success")
+}

@@ -1,0 +1,58 @@
+package exporter
+
+import (
+	"time"
+
+	"github.com/prometheus/common/promslog"
+	promslogflag "github.com/prometheus/common/promslog/flag"
+	"github.com/prometheus/exporter-toolkit/web"
+	"github.com/prometheus/exporter-toolkit/web/kingpinflag"
+)
+
+// DefaultListenAddress is the default --web.listen-address (see the package
+// documentation for why this port).
+const DefaultListenAddress = ":18090"
+
+// Config is everything the exporter needs from the command line.
+type Config struct {
+	// Web holds --web.listen-address, --web.config.file and
+	// --web.systemd-socket, as the exporter-toolkit defines them.
+	Web             *web.FlagConfig
+	TelemetryPath   string
+	EnableProfiling bool
+	// TimeoutOffset is taken off Prometheus' scrape timeout so that the
+	// answer arrives before Prometheus gives up.
+	TimeoutOffset time.Duration
+	// MaxRequests bounds parallel scrapes; 0 means no limit.
+	MaxRequests int
+	OTLP        OTLPConfig
+	Log         promslog.Config
+	// Version is shown on the landing page, in sparkglance_build_info and
+	// as the OTLP service.version.
+	Version string
+}
+
+// AddFlags declares the serve flags on g, including --collector.<name> for
+// every collector in cat, and returns the Config they fill when parsed.
+// Register every collector before calling it.
+func AddFlags(g FlagGroup, cat *Catalog) *Config {
+	c := &Config{Web: kingpinflag.AddFlags(g, DefaultListenAddress)}
+	g.Flag("web.telemetry-path", "Path under which to expose metrics.").
+		Default("/metrics").StringVar(&c.TelemetryPath)
+	g.Flag("web.enable-profiling", "Serve /debug/pprof/ and /debug/fgprof (Go runtime and wall-clock profiles).").
+		Default("false").BoolVar(&c.EnableProfiling)
+	g.Flag("web.timeout-offset", "Subtracted from Prometheus' X-Prometheus-Scrape-Timeout-Seconds to get the collectors' deadline.").
+		Default("250ms").DurationVar(&c.TimeoutOffset)
+	g.Flag("web.max-requests", "Maximum number of parallel scrape requests; 0 disables the limit.").
+		Default("40").IntVar(&c.MaxRequests)
+
+	c.Log = promslog.Config{Level: promslog.NewLevel(), Format: promslog.NewFormat()}
+	g.Flag(promslogflag.LevelFlagName, promslogflag.LevelFlagHelp).
+		Default("info").HintOptions(promslog.LevelFlagOptions...).SetValue(c.Log.Level)
+	g.Flag(promslogflag.FormatFlagName, promslogflag.FormatFlagHelp).
+		Default("logfmt").HintOptions(promslog.FormatFlagOptions...).SetValue(c.Log.Format)
+
+	addOTLPFlags(g, &c.OTLP)
+	cat.declareFlags(g)
+	return c
+}

@@ -1,0 +1,83 @@
+package exporter
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// scrapeTimeoutHeader is how Prometheus tells a target its scrape timeout.
+const scrapeTimeoutHeader = "X-Prometheus-Scrape-Timeout-Seconds"
+
+// Gatherer returns a gatherer whose every Gather runs the enabled
+// collectors under ctx, plus the exporter's own metrics (build info, Go
+// runtime, process, promhttp).
+func (e *Exporter) Gatherer(ctx context.Context) prometheus.Gatherer {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(&scrape{ctx: ctx, collectors: e.collectors, logger: e.logger})
+	return prometheus.Gatherers{e.self, reg}
+}
+
+// metricsHandler serves the telemetry path. Each request gets its own
+// deadline, so the collectors run per request.
+func (e *Exporter) metricsHandler() http.Handler {
+	opts := promhttp.HandlerOpts{
+		ErrorLog:      slog.NewLogLogger(e.logger.Handler(), slog.LevelError),
+		ErrorHandling: promhttp.ContinueOnError,
+		Registry:      e.self, // counts promhttp_metric_handler_errors_total
+	}
+	// Registers promhttp_metric_handler_errors_total now rather than at the
+	// first scrape, so an OTLP push before any scrape carries it too.
+	promhttp.HandlerFor(e.self, opts)
+	// promhttp's own MaxRequestsInFlight is per handler, and a handler is
+	// built per request here, so the limit is kept across requests instead.
+	var inFlight chan struct{}
+	if e.cfg.MaxRequests > 0 {
+		inFlight = make(chan struct{}, e.cfg.MaxRequests)
+	}
+	perRequest := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if inFlight != nil {
+			select {
+			case inFlight <- struct{}{}:
+				defer func() { <-inFlight }()
+			default:
+				http.Error(w, fmt.Sprintf("limit of %d parallel scrapes reached, try again later", e.cfg.MaxRequests),
+					http.StatusServiceUnavailable)
+				return
+			}
+		}
+		ctx, cancel := e.scrapeContext(r)
+		defer cancel()
+		promhttp.HandlerFor(e.Gatherer(ctx), opts).ServeHTTP(w, r)
+	})
+	return promhttp.InstrumentMetricHandler(e.self, perRequest)
+}
+
+// scrapeContext derives the collectors' deadline from Prometheus' timeout
+// header less the configured offset; without the header only the request's
+// own cancellation applies.
+func (e *Exporter) scrapeContext(r *http.Request) (context.Context, context.CancelFunc) {
+	v := r.Header.Get(scrapeTimeoutHeader)
+	if v == "" {
+		return context.WithCancel(r.Context())
+	}
+	seconds, err := strconv.ParseFloat(v, 64)
+	if err != nil || seconds <= 0 {
+		e.logger.Warn("ignoring bad scrape timeout header", "header", scrapeTimeoutHeader, "value", v)
+		return context.WithCancel(r.Context())
+	}
+	timeout := time.Duration(seconds * float64(time.Second))
+	if e.cfg.TimeoutOffset < timeout {
+		timeout -= e.cfg.TimeoutOffset
+	} else {
+		e.logger.Warn("timeout offset is not below the scrape timeout; using the scrape timeout",
+			"offset", e.cfg.TimeoutOffset, "scrape_timeout", timeout)
+	}
+	return context.WithTimeout(r.Context(), timeout)
+}

@@ -1,0 +1,167 @@
+package exporter_test
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/sparkglance/sparkglance/exporter"
+)
+
+func TestLandingPageAndHealth(t *testing.T) {
+	cat := exporter.NewCatalog()
+	cat.Register("answer", true, factory(answerCollector{}))
+	base := startExporter(t, cat, "--web.telemetry-path=/spark-metrics")
+
+	status, body := get(t, nil, base+"/", nil)
+	if status != http.StatusOK {
+		t.Fatalf("/ status %d", status)
+	}
+	for _, want := range []string{"<title>sparkglance</title>", `href="/spark-metrics"`, `href="/-/healthy"`, `href="/-/ready"`, "9.9.9-test"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("landing page lacks %q", want)
+		}
+	}
+	if strings.Contains(body, "debug/pprof") {
+		t.Error("landing page links profiling although it is off")
+	}
+	if status, _ := get(t, nil, base+"/no-such-page", nil); status != http.StatusNotFound {
+		t.Errorf("/no-such-page status %d, want 404", status)
+	}
+	if status, body := get(t, nil, base+"/-/healthy", nil); status != http.StatusOK || strings.TrimSpace(body) != "Healthy" {
+		t.Errorf("/-/healthy = %d %q", status, body)
+	}
+	if status, body := get(t, nil, base+"/-/ready", nil); status != http.StatusOK || strings.TrimSpace(body) != "Ready" {
+		t.Errorf("/-/ready = %d %q", status, body)
+	}
+	if status, body := get(t, nil, base+"/spark-metrics", nil); status != http.StatusOK || !strings.Contains(body, "sparkglance_build_info{") {
+		t.Errorf("/spark-metrics = %d without build info", status)
+	}
+	if status, _ := get(t, nil, base+"/metrics", nil); status != http.StatusNotFound {
+		t.Errorf("/metrics status %d with another telemetry path, want 404", status)
+	}
+}
+
+// warmingCollector stands for a background model that has no snapshot yet.
+type warmingCollector struct{ warm atomic.Bool }
+
+func (c *warmingCollector) Update(context.Context, chan<- prometheus.Metric) error { return nil }
+
+func (c *warmingCollector) Ready() error {
+	if !c.warm.Load() {
+		return errors.New("first pass over the event logs not done")
+	}
+	return nil
+}
+
+func TestReadyWaitsForCollectors(t *testing.T) {
+	c := &warmingCollector{}
+	cat := exporter.NewCatalog()
+	cat.Register("warming", true, func(*slog.Logger) (exporter.Collector, error) { return c, nil })
+	base := startExporter(t, cat)
+
+	status, body := get(t, nil, base+"/-/ready", nil)
+	if status != http.StatusServiceUnavailable || !strings.Contains(body, "collector warming: first pass over the event logs not done") {
+		t.Errorf("/-/ready before warm-up = %d %q, want 503 naming the collector", status, body)
+	}
+	if status, _ := get(t, nil, base+"/-/healthy", nil); status != http.StatusOK {
+		t.Errorf("/-/healthy = %d while warming, want 200", status)
+	}
+	c.warm.Store(true)
+	if status, _ := get(t, nil, base+"/-/ready", nil); status != http.StatusOK {
+		t.Errorf("/-/ready after warm-up = %d, want 200", status)
+	}
+}
+
+// runningCollector records that the exporter ran and then stopped its model.
+type runningCollector struct{ started, stopped atomic.Bool }
+
+func (c *runningCollector) Update(context.Context, chan<- prometheus.Metric) error { return nil }
+
+func (c *runningCollector) Run(ctx context.Context) error {
+	c.started.Store(true)
+	<-ctx.Done()
+	c.stopped.Store(true)
+	return nil
+}
+
+func TestRunnersFollowTheExporter(t *testing.T) {
+	c := &runningCollector{}
+	cat := exporter.NewCatalog()
+	cat.Register("model", true, func(*slog.Logger) (exporter.Collector, error) { return c, nil })
+	cfg := parseConfig(t, cat, "--web.listen-address=127.0.0.1:0")
+	e, err := exporter.New(*cfg, cat, discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- e.Run(ctx) }()
+	deadline := time.Now().Add(5 * time.Second)
+	for !c.started.Load() && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !c.started.Load() {
+		t.Fatal("background model not started within 5 s")
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return within 10 s of cancellation")
+	}
+	if !c.stopped.Load() {
+		t.Error("Run returned before the background model stopped")
+	}
+}
+
+func TestProfilingOnlyWithFlag(t *testing.T) {
+	paths := []string{"/debug/pprof/", "/debug/pprof/cmdline", "/debug/fgprof?seconds=1"}
+
+	off := startExporter(t, testCatalog())
+	for _, p := range paths {
+		if status, _ := get(t, nil, off+p, nil); status != http.StatusNotFound {
+			t.Errorf("%s without --web.enable-profiling: status %d, want 404", p, status)
+		}
+	}
+
+	on := startExporter(t, testCatalog(), "--web.enable-profiling")
+	for _, p := range paths {
+		if status, _ := get(t, nil, on+p, nil); status != http.StatusOK {
+			t.Errorf("%s with --web.enable-profiling: status %d, want 200", p, status)
+		}
+	}
+	if _, body := get(t, nil, on+"/", nil); !strings.Contains(body, `href="/debug/fgprof?seconds=10"`) {
+		t.Error("landing page lacks the fgprof link with profiling on")
+	}
+}
+
+// --web.max-requests=1: a second scrape while one is in flight gets 503.
+func TestMaxRequests(t *testing.T) {
+	cat := exporter.NewCatalog()
+	cat.Register("slow", true, factory(slowCollector{}))
+	base := startExporter(t, cat, "--web.max-requests=1", "--web.timeout-offset=0s")
+
+	first := make(chan int, 1)
+	go func() {
+		status, _ := get(t, nil, base+"/metrics", http.Header{"X-Prometheus-Scrape-Timeout-Seconds": {"1"}})
+		first <- status
+	}()
+	time.Sleep(300 * time.Millisecond)
+	if status, body := get(t, nil, base+"/metrics", nil); status != http.StatusServiceUnavailable {
+		t.Errorf("second parallel scrape: %d %q, want 503", status, body)
+	}
+	if status := <-first; status != http.StatusOK {
+		t.Errorf("first scrape: %d, want 200", status)
+	}
+}

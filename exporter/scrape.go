@@ -1,0 +1,110 @@
+package exporter
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+const namespace = "sparkglance"
+
+var (
+	scrapeDurationDesc = prometheus.NewDesc(
+		prometheus.BuildFQName(namespace, "scrape", "collector_duration_seconds"),
+		"sparkglance: duration of a collector's Update during this scrape.",
+		[]string{"collector"}, nil,
+	)
+	scrapeSuccessDesc = prometheus.NewDesc(
+		prometheus.BuildFQName(namespace, "scrape", "collector_success"),
+		"sparkglance: whether a collector succeeded within the scrape deadline (1) or failed or timed out (0).",
+		[]string{"collector"}, nil,
+	)
+)
+
+// namedCollector is an enabled collector with the name its metrics carry.
+type namedCollector struct {
+	name      string
+	collector Collector
+}
+
+// scrape is the prometheus.Collector for one gather: it runs every enabled
+// collector concurrently under ctx, whose deadline is the scrape's.
+type scrape struct {
+	ctx        context.Context
+	collectors []namedCollector
+	logger     *slog.Logger
+}
+
+// Describe sends nothing: collectors' metric sets vary (applications come
+// and go), so the scrape is an unchecked collector.
+func (s *scrape) Describe(chan<- *prometheus.Desc) {}
+
+// Collect runs the collectors and always emits success and duration for each.
+func (s *scrape) Collect(ch chan<- prometheus.Metric) {
+	var wg sync.WaitGroup
+	for _, nc := range s.collectors {
+		wg.Go(func() { s.execute(nc, ch) })
+	}
+	wg.Wait()
+}
+
+func (s *scrape) execute(nc namedCollector, ch chan<- prometheus.Metric) {
+	start := time.Now()
+	metrics, err := updateWithin(s.ctx, nc.collector)
+	took := time.Since(start)
+	for _, m := range metrics {
+		ch <- m
+	}
+	success := 1.0
+	if err != nil {
+		success = 0
+		s.logger.Error("collector failed", "collector", nc.name, "duration_seconds", took.Seconds(), "err", err)
+	} else {
+		s.logger.Debug("collector succeeded", "collector", nc.name, "duration_seconds", took.Seconds())
+	}
+	ch <- prometheus.MustNewConstMetric(scrapeDurationDesc, prometheus.GaugeValue, took.Seconds(), nc.name)
+	ch <- prometheus.MustNewConstMetric(scrapeSuccessDesc, prometheus.GaugeValue, success, nc.name)
+}
+
+// updateWithin runs c.Update and gathers what it sends. If ctx ends first it
+// returns ctx's error and no metrics; the collector keeps a drained channel
+// so that a late send neither blocks it nor reaches a finished scrape.
+func updateWithin(ctx context.Context, c Collector) ([]prometheus.Metric, error) {
+	sent := make(chan prometheus.Metric)
+	result := make(chan error, 1)
+	go func() {
+		defer close(sent)
+		result <- safeUpdate(ctx, c, sent)
+	}()
+	var metrics []prometheus.Metric
+	for {
+		select {
+		case m, open := <-sent:
+			if !open {
+				return metrics, <-result
+			}
+			metrics = append(metrics, m)
+		case <-ctx.Done():
+			go func() {
+				for range sent {
+				}
+			}()
+			return nil, fmt.Errorf("scrape deadline: %w", context.Cause(ctx))
+		}
+	}
+}
+
+// safeUpdate turns a collector's panic into an error, so that one broken
+// collector cannot take the exporter down.
+func safeUpdate(ctx context.Context, c Collector, ch chan<- prometheus.Metric) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("collector panicked: %v", p)
+		}
+	}()
+	return c.Update(ctx, ch)
+}

@@ -1,0 +1,83 @@
+package exporter_test
+
+import (
+	"net/http"
+	"testing"
+	"time"
+)
+
+// A scrape with a 1 s timeout and a 0.3 s offset gives collectors 0.7 s:
+// the good one reports, the failing, slow, stubborn and panicking ones get
+// success 0, and the scrape still answers in time.
+func TestScrapeReportsEveryCollector(t *testing.T) {
+	base := startExporter(t, testCatalog(), "--web.timeout-offset=300ms")
+
+	start := time.Now()
+	status, body := get(t, nil, base+"/metrics", http.Header{"X-Prometheus-Scrape-Timeout-Seconds": {"1"}})
+	took := time.Since(start)
+	if status != http.StatusOK {
+		t.Fatalf("status %d\n%s", status, body)
+	}
+	if took > 1500*time.Millisecond {
+		t.Errorf("scrape took %s, want about the 0.7 s deadline", took)
+	}
+	families := parseExposition(t, body)
+
+	success := valueByLabel(t, families["sparkglance_scrape_collector_success"], "collector")
+	want := map[string]float64{"answer": 1, "failing": 0, "slow": 0, "stubborn": 0, "panicking": 0}
+	for name, w := range want {
+		got, ok := success[name]
+		if !ok || got != w {
+			t.Errorf("sparkglance_scrape_collector_success{collector=%q} = %v (present %v), want %v", name, got, ok, w)
+		}
+	}
+	if len(success) != len(want) {
+		t.Errorf("success series for %v, want exactly %v", success, want)
+	}
+
+	duration := valueByLabel(t, families["sparkglance_scrape_collector_duration_seconds"], "collector")
+	if d := duration["answer"]; d < 0 || d > 0.2 {
+		t.Errorf("answer took %v s, want near 0", d)
+	}
+	for _, name := range []string{"slow", "stubborn"} {
+		if d := duration[name]; d < 0.65 || d > 1.2 {
+			t.Errorf("%s duration %v s, want about the 0.7 s deadline", name, d)
+		}
+	}
+
+	// The good collector's metric arrives; a failing collector's partial
+	// output is kept (as node_exporter does); an overrunning one's is not.
+	answers := valueByLabel(t, families["sparkglance_test_answer"], "source")
+	if answers["test"] != 42 || answers["failing"] != 1 {
+		t.Errorf("sparkglance_test_answer = %v, want test=42 and failing=1", answers)
+	}
+	for _, late := range []string{"slow", "stubborn"} {
+		if _, ok := answers[late]; ok {
+			t.Errorf("metric of %s, which overran the deadline, was exported", late)
+		}
+	}
+	if _, ok := families["sparkglance_build_info"]; !ok {
+		t.Error("sparkglance_build_info missing")
+	}
+	if _, ok := families["go_goroutines"]; !ok {
+		t.Error("Go runtime metrics missing")
+	}
+
+	// Let the stubborn collector's late send happen while the exporter
+	// still runs: it must be drained, not panic or leak a blocked goroutine.
+	time.Sleep(time.Second)
+}
+
+// Without the timeout header only the request bounds the collectors; the
+// --no-collector flags leave the two well-behaved ones.
+func TestScrapeWithoutTimeoutHeader(t *testing.T) {
+	base := startExporter(t, testCatalog(), "--no-collector.slow", "--no-collector.stubborn", "--no-collector.panicking")
+	status, body := get(t, nil, base+"/metrics", nil)
+	if status != http.StatusOK {
+		t.Fatalf("status %d", status)
+	}
+	success := valueByLabel(t, parseExposition(t, body)["sparkglance_scrape_collector_success"], "collector")
+	if len(success) != 2 || success["answer"] != 1 || success["failing"] != 0 {
+		t.Errorf("success = %v, want answer=1 failing=0 only", success)
+	}
+}
