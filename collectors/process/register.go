@@ -1,0 +1,32 @@
+package process
+
+import (
+	"log/slog"
+
+	"github.com/sparkglance/sparkglance/exporter"
+)
+
+// The node agent is `sparkglance serve --collector.process`: off by default,
+// since it only makes sense on a node running executors (a DaemonSet with the
+// host's PID namespace).
+func init() {
+	var opts Options
+	exporter.Register("process", false, func(logger *slog.Logger) (exporter.Collector, error) {
+		a, err := New(opts, logger)
+		if err != nil {
+			return nil, err
+		}
+		return NewCollector(a), nil
+	},
+		exporter.WithHelp("Spark/Flink JVMs on this node: CPU load and energy (node agent)."),
+		exporter.WithFlags(func(f exporter.FlagGroup) {
+			f.Flag("path.procfs", "procfs mountpoint.").Default("/proc").StringVar(&opts.ProcfsPath)
+			f.Flag("path.sysfs", "sysfs mountpoint (RAPL powercap zones).").Default("/sys").StringVar(&opts.SysfsPath)
+			f.Flag("process.discovery-interval", "How often /proc is scanned for Spark and Flink JVMs.").Default("15s").DurationVar(&opts.DiscoveryInterval)
+			f.Flag("process.interval", "How often CPU time and energy are sampled.").Default("5s").DurationVar(&opts.Interval)
+			f.Flag("process.retention", "How long counters of exited processes stay exported.").Default("10m").DurationVar(&opts.Retention)
+			f.Flag("energy.load-denominator", "Load denominator: total (all host CPU time, idle included) or busy (ccspark's definition).").
+				Default(string(DenominatorTotal)).EnumVar((*string)(&opts.LoadDenominator), string(DenominatorTotal), string(DenominatorBusy))
+			f.Flag("energy.tdp-watts", "Host TDP in watts for the load × TDP model (0: look the CPU model up).").Default("0").Float64Var(&opts.TDPWatts)
+		}))
+}
