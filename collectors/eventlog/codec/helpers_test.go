@@ -1,0 +1,51 @@
+package codec
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+)
+
+// drained is everything a Reader produced until a final error.
+type drained struct {
+	data     []byte
+	corrupts []*CorruptError
+	final    error // io.EOF, a truncation or another error
+}
+
+// drain reads r to its final error, collecting CorruptErrors on the way.
+// The loop is bounded by maxReads so a Reader that never ends fails the test.
+func drain(t testing.TB, r *Reader, bufSize int) drained {
+	t.Helper()
+	var d drained
+	buf := make([]byte, bufSize)
+	const maxReads = 50_000_000
+	for range maxReads {
+		n, err := r.Read(buf)
+		d.data = append(d.data, buf[:n]...)
+		var ce *CorruptError
+		switch {
+		case err == nil:
+		case errors.As(err, &ce):
+			d.corrupts = append(d.corrupts, ce)
+		default:
+			d.final = err
+			return d
+		}
+	}
+	t.Fatalf("reader still producing after %d reads", maxReads)
+	return d
+}
+
+// decodeBytes decodes a whole in-memory file from its start.
+func decodeBytes(t testing.TB, c Codec, file []byte) drained {
+	t.Helper()
+	r, err := NewReader(c, bytes.NewReader(file), Checkpoint{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return drain(t, r, 7919)
+}
+
+// isTruncated reports whether err says the input ended inside a block.
+func isTruncated(err error) bool { return errors.Is(err, ErrTruncated) }

@@ -1,0 +1,133 @@
+package codec
+
+import (
+	"encoding/binary"
+	"errors"
+	"io"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// zstdMaxWindow bounds the history a frame may demand (the zstd CLI's
+// default limit); Spark's level-1 frames use far less.
+const zstdMaxWindow = 128 << 20
+
+// zstdDecoder decodes a concatenation of zstd frames (Spark closes one per
+// flush), one frame at a time: a frameReader hands the decoder exactly one
+// frame, so frame starts are boundaries and an unfinished last frame yields
+// its complete blocks and then ErrTruncated.
+type zstdDecoder struct {
+	src     *source
+	dec     *zstd.Decoder
+	fr      frameReader
+	inFrame bool
+	next    error // error that arrived together with data
+	buf     [32 << 10]byte
+}
+
+func newZstdDecoder(s *source) (*zstdDecoder, error) {
+	// Concurrency 1 decodes synchronously, block by block, with no goroutines.
+	dec, err := zstd.NewReader(nil,
+		zstd.WithDecoderConcurrency(1),
+		zstd.WithDecoderLowmem(true),
+		zstd.WithDecoderMaxWindow(zstdMaxWindow),
+		zstd.WithDecoderMaxMemory(zstdMaxWindow),
+	)
+	if err != nil {
+		return nil, err
+	}
+	return &zstdDecoder{src: s, dec: dec, fr: frameReader{src: s}}, nil
+}
+
+func (d *zstdDecoder) step() ([]byte, bool, error) {
+	if err := d.next; err != nil {
+		d.next = nil
+		return d.fail(err)
+	}
+	if !d.inFrame {
+		return d.startFrame()
+	}
+	n, err := d.dec.Read(d.buf[:])
+	if n > 0 {
+		d.next = err
+		return d.buf[:n], false, nil
+	}
+	if err == nil {
+		return nil, false, nil
+	}
+	return d.fail(err)
+}
+
+// startFrame positions the decoder on the next frame, or skips a skippable
+// frame.
+func (d *zstdDecoder) startFrame() ([]byte, bool, error) {
+	start := d.src.off
+	h, err := d.src.peek(8)
+	switch {
+	case err != nil:
+		return nil, false, err
+	case len(h) == 0:
+		return nil, false, io.EOF
+	case isSkippableMagic(h):
+		if len(h) < 8 {
+			return nil, false, truncated(Zstd, start, "a skippable frame header")
+		}
+		d.src.discard(8)
+		if err := d.src.skip(int64(binary.LittleEndian.Uint32(h[4:]))); err != nil {
+			if errors.Is(err, io.ErrUnexpectedEOF) {
+				return nil, false, truncated(Zstd, start, "a skippable frame")
+			}
+			return nil, false, err
+		}
+		return nil, true, nil
+	case !startsLike(h, zstdMagic):
+		d.src.discard(1)
+		return d.resync(corrupt(Zstd, start, "no zstd frame magic"))
+	}
+	d.fr.reset(start)
+	if err := d.dec.Reset(&d.fr); err != nil {
+		return d.fail(err)
+	}
+	d.inFrame = true
+	return nil, false, nil
+}
+
+// fail classifies an error from the decoder, using what the frameReader
+// saw of the frame's structure.
+func (d *zstdDecoder) fail(err error) ([]byte, bool, error) {
+	d.inFrame = false
+	switch {
+	case err == io.EOF && d.fr.done():
+		return nil, true, nil
+	case d.fr.truncated:
+		return nil, false, truncated(Zstd, d.fr.frameStart, "a frame")
+	case d.fr.bad != nil:
+		return d.resync(d.fr.bad)
+	case d.fr.ioErr != nil:
+		return nil, false, d.fr.ioErr
+	default:
+		// The structure was sound but the content was not: skip the rest of
+		// the frame by its block lengths.
+		ce := corrupt(Zstd, d.fr.blockStart, "undecodable frame starting at offset %d: %v", d.fr.frameStart, err)
+		if _, derr := io.Copy(io.Discard, &d.fr); derr != nil {
+			if d.fr.truncated {
+				d.next = io.ErrUnexpectedEOF // report truncation next time
+				return nil, false, ce
+			}
+			if d.fr.ioErr != nil {
+				return nil, false, d.fr.ioErr
+			}
+			return d.resync(ce)
+		}
+		return nil, true, ce
+	}
+}
+
+// resync returns ce after moving to the next frame magic (regular or
+// skippable).
+func (d *zstdDecoder) resync(ce *CorruptError) ([]byte, bool, error) {
+	if err := d.src.resync(4, func(b []byte) bool { return startsLike(b, zstdMagic) || isSkippableMagic(b) }); err != nil {
+		return nil, false, err
+	}
+	return nil, true, ce
+}
