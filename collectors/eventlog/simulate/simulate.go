@@ -134,8 +134,9 @@ func Generate(cfg Config, sink Sink) (int, error) {
 	s := &writer{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x5eed)), sink: sink}
 	s.now = cfg.Start.UnixMilli()
 	s.header()
+	base := s.now
 	for i := 0; i < cfg.Executors; i++ {
-		s.addExecutor(s.now + 2000 + int64(i)*150)
+		s.addExecutor(base + 2000 + int64(i)*150)
 	}
 	s.now += 4000
 	for r := 0; r < cfg.Repeat; r++ {
@@ -228,8 +229,9 @@ func (s *writer) scenario() {
 	}
 	s.now += 400
 	s.job([]stageSpec{{singleTask, "save at NightlyRollup.scala:120 (repartition(1))", 1}})
+	base := s.now
 	for i := 0; i < s.cfg.Executors/2; i++ {
-		s.addExecutor(s.now + 500 + int64(i)*100)
+		s.addExecutor(base + 500 + int64(i)*100)
 	}
 }
 
@@ -297,7 +299,9 @@ func (s *writer) shape(kind stageKind, index, tasks int) taskShape {
 		if index == tasks/3 {
 			return taskShape{durMs: 60000, cpuFrac: 0.6, gcFrac: 0.05, memSpill: 6 << 30, diskSpill: 2 << 30, shuffleRead: 3 << 30}
 		}
-		return taskShape{durMs: jitter(1500), cpuFrac: 0.7, gcFrac: 0.02, shuffleRead: jitter(16 << 20)}
+		// The other partitions spill a little too, so the hot executor's
+		// spill stands out against a real median (skewed_spill).
+		return taskShape{durMs: jitter(1500), cpuFrac: 0.7, gcFrac: 0.02, memSpill: jitter(48 << 20), diskSpill: jitter(16 << 20), shuffleRead: jitter(16 << 20)}
 	case gcHeavyStage:
 		return taskShape{durMs: jitter(2500), cpuFrac: 0.45, gcFrac: 0.3, shuffleRead: jitter(8 << 20)}
 	case singleTask:

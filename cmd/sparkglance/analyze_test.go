@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/alecthomas/kingpin/v2"
+
+	"github.com/sparkglance/sparkglance/collectors/sharedtest"
+)
+
+// runAnalyze runs `sparkglance analyze ARGS…` in-process and returns stdout.
+func runAnalyze(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	app := kingpin.New("sparkglance", "")
+	c := newAnalyzeCommand(app.Command("analyze", ""))
+	var out bytes.Buffer
+	c.out = &out
+	devnull, _ := os.Open(os.DevNull)
+	defer devnull.Close()
+	c.errOut = devnull
+	if _, err := app.Parse(append([]string{"analyze"}, args...)); err != nil {
+		t.Fatalf("parse %v: %v", args, err)
+	}
+	err := c.run(context.Background())
+	return out.String(), err
+}
+
+func TestAnalyzeJSONOneApp(t *testing.T) {
+	path := sharedtest.Events(t, "local-1422981780767")
+	out, err := runAnalyze(t, "--json", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("not one JSON object: %v\n%s", err, out[:min(len(out), 300)])
+	}
+	for _, k := range []string{"appId", "attemptId", "appName", "sparkVersion", "start", "end", "events", "problems",
+		"intervalMs", "intervals", "stages", "executors", "findings"} {
+		if _, ok := got[k]; !ok {
+			t.Errorf("JSON lacks %q", k)
+		}
+	}
+	// Values from the History Server's answer for this app
+	// (../shared/oracle/one_app_json_expectation.json) and the log itself.
+	if got["appId"] != "local-1422981780767" || got["appName"] != "Spark shell" {
+		t.Errorf("appId %v appName %v", got["appId"], got["appName"])
+	}
+	if got["start"] != float64(1422981779720) || got["end"] != float64(1422981788731) {
+		t.Errorf("start %v end %v, want 1422981779720 and 1422981788731 (oracle: startTimeEpoch, endTimeEpoch)", got["start"], got["end"])
+	}
+	ev := got["events"].(map[string]any)
+	if ev["SparkListenerTaskEnd"] != float64(32) || ev["SparkListenerStageCompleted"] != float64(4) {
+		t.Errorf("events %v, want 32 TaskEnd and 4 StageCompleted (shared README)", ev)
+	}
+	if p := got["problems"].([]any); len(p) != 0 {
+		t.Errorf("problems on a clean log: %v", p)
+	}
+}
+
+func TestAnalyzeSeveralAppsGiveAnArray(t *testing.T) {
+	a := sharedtest.Events(t, "local-1422981780767")
+	b := sharedtest.Events(t, "app-20180109111548-0000")
+	out, err := runAnalyze(t, "--json", a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []map[string]any
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0]["appId"] != "local-1422981780767" || got[1]["appId"] != "app-20180109111548-0000" {
+		t.Errorf("got %d apps", len(got))
+	}
+}
+
+func TestAnalyzeReportsProblemsAndStillSucceeds(t *testing.T) {
+	path := sharedtest.Events(t, "extra", "spark-rapids-tools", "spark-events-profiling", "malformed_json_eventlog.zstd")
+	out, err := runAnalyze(t, "--json", path)
+	if err != nil {
+		t.Fatalf("a readable log with a bad line must exit 0: %v", err)
+	}
+	var got struct {
+		AppID    string           `json:"appId"`
+		Events   map[string]int64 `json:"events"`
+		Problems []struct {
+			File   string `json:"file"`
+			Line   int64  `json:"line"`
+			Reason string `json:"reason"`
+		} `json:"problems"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Problems) != 1 || got.Problems[0].Line != 4 || !strings.HasSuffix(got.Problems[0].File, "malformed_json_eventlog.zstd") {
+		t.Errorf("problems %+v, want one at line 4 of the file", got.Problems)
+	}
+	if got.AppID != "application_1603128018386_7759" || got.Events["SparkListenerTaskEnd"] != 217 {
+		t.Errorf("app %q with %d TaskEnd; the events around the bad line must survive (README: 217)", got.AppID, got.Events["SparkListenerTaskEnd"])
+	}
+}
+
+func TestAnalyzeMissingInputFailsButReportsTheRest(t *testing.T) {
+	good := sharedtest.Events(t, "local-1422981780767")
+	out, err := runAnalyze(t, "--json", filepath.Join(t.TempDir(), "no-such-log"), good)
+	var ec exitCoder
+	if !errors.As(err, &ec) || ec.ExitCode() != 1 {
+		t.Fatalf("err %v, want exit status 1", err)
+	}
+	if !strings.Contains(err.Error(), "no-such-log") {
+		t.Errorf("error %q does not name the missing input", err)
+	}
+	if !strings.Contains(out, `"local-1422981780767"`) {
+		t.Error("the readable input was not reported")
+	}
+}
+
+func TestAnalyzeTextSummary(t *testing.T) {
+	path := sharedtest.Events(t, "app-20200706201101-0003")
+	out, err := runAnalyze(t, "--interval", "stages", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"app-20200706201101-0003", "Timeline", "Findings", "48  SparkListenerTaskEnd"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text summary lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestAnalyzeRejectsBadInterval(t *testing.T) {
+	if _, err := runAnalyze(t, "--interval", "soon", "x"); err == nil || !strings.Contains(err.Error(), "--interval") {
+		t.Errorf("err %v", err)
+	}
+}
