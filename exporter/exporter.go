@@ -28,6 +28,8 @@ type Exporter struct {
 	collectors []namedCollector
 	self       *prometheus.Registry // build info, Go runtime, process, promhttp
 	handler    http.Handler
+	// extraRoutes are the collectors' own endpoints (see RouteProvider).
+	extraRoutes []Route
 
 	listenMu  sync.Mutex
 	listeners []net.Listener
@@ -62,6 +64,11 @@ func New(cfg Config, cat *Catalog, logger *slog.Logger) (*Exporter, error) {
 		e.collectors = append(e.collectors, namedCollector{name: r.name, collector: c})
 		logger.Info("collector enabled", "collector", r.name)
 	}
+	extra, err := e.collectorRoutes()
+	if err != nil {
+		return nil, err
+	}
+	e.extraRoutes = extra
 	e.handler = e.routes()
 	return e, nil
 }

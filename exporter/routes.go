@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"strconv"
+	"strings"
 
 	"github.com/felixge/fgprof"
 	"github.com/prometheus/exporter-toolkit/web"
@@ -32,6 +33,9 @@ func (e *Exporter) routes() http.Handler {
 		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 		mux.Handle("/debug/fgprof", fgprof.Handler())
 	}
+	for _, r := range e.extraRoutes {
+		mux.Handle(r.Pattern, r.Handler)
+	}
 	if e.cfg.TelemetryPath != "/" {
 		landing, err := web.NewLandingPage(e.landingConfig())
 		if err != nil {
@@ -55,6 +59,11 @@ func (e *Exporter) landingConfig() web.LandingConfig {
 			web.LandingLinks{Address: "/debug/pprof/", Text: "pprof", Description: "Go runtime profiles"},
 			web.LandingLinks{Address: "/debug/fgprof?seconds=10", Text: "fgprof", Description: "10 s wall-clock profile (on- and off-CPU)"},
 		)
+	}
+	for _, r := range e.extraRoutes {
+		if r.Text != "" {
+			links = append(links, web.LandingLinks{Address: strings.TrimPrefix(r.Pattern, "GET "), Text: r.Text, Description: r.Description})
+		}
 	}
 	return web.LandingConfig{
 		Name:        "sparkglance",

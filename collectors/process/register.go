@@ -11,11 +11,13 @@ import (
 // host's PID namespace).
 func init() {
 	var opts Options
+	setFlagOptions(&opts)
 	exporter.Register("process", false, func(logger *slog.Logger) (exporter.Collector, error) {
 		a, err := New(opts, logger)
 		if err != nil {
 			return nil, err
 		}
+		setShared(a)
 		return NewCollector(a), nil
 	},
 		exporter.WithHelp("Spark/Flink JVMs on this node: CPU load and energy (node agent)."),

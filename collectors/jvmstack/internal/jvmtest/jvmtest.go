@@ -67,6 +67,10 @@ type Options struct {
 	Env     []string            // extra environment
 	Cred    *syscall.Credential // run as another user
 	Dir     string              // working directory (default: a t.TempDir)
+	// MainClass replaces sgtest.Workload, e.g. FakeExecutorMain; its
+	// arguments (MainArgs) come before the workload's.
+	MainClass string
+	MainArgs  []string
 }
 
 // Start runs sgtest.Workload with the given kind=count arguments, waits
@@ -80,7 +84,11 @@ func Start(t testing.TB, classes string, opt Options, workload ...string) *JVM {
 	}
 	args := append([]string{"-Xmx48m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
 		"-Dspill.dir=" + dir, "-cp", classes}, opt.JVMArgs...)
-	args = append(args, "sgtest.Workload")
+	if opt.MainClass == "" {
+		args = append(args, "sgtest.Workload")
+	} else {
+		args = append(append(args, opt.MainClass), opt.MainArgs...)
+	}
 	args = append(args, workload...)
 	// Niced: the spinning threads share a small machine with other tests.
 	cmd := exec.Command("nice", append([]string{"-n", "10", java}, args...)...)
