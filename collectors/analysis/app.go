@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sparkglance/sparkglance/collectors/analysis/sqlops"
 	"github.com/sparkglance/sparkglance/collectors/eventlog"
 )
 
@@ -42,6 +43,8 @@ type App struct {
 	unplaced   int64 // task ends without a usable launch/finish
 	hasCPUTime bool
 	totals     Totals
+
+	sql *sqlops.Model // SQL executions, plans and their accumulators
 }
 
 type stageKey struct{ id, attempt int }
@@ -81,6 +84,9 @@ func New(cfg Config) *App {
 	if cfg.ExactQuantileTasks <= 0 {
 		cfg.ExactQuantileTasks = DefaultConfig().ExactQuantileTasks
 	}
+	if cfg.SQLThresholds == (sqlops.Thresholds{}) {
+		cfg.SQLThresholds = sqlops.DefaultThresholds()
+	}
 	a := &App{
 		cfg:         cfg,
 		cpusPerTask: 1,
@@ -92,6 +98,7 @@ func New(cfg Config) *App {
 		jobs:        map[int][]int{},
 		running:     map[int64]runningTask{},
 		firstTime:   math.MaxInt64,
+		sql:         sqlops.NewModel(sqlops.Options{MaxExecutions: cfg.SQLMaxExecutions}),
 	}
 	if cfg.StageBorders {
 		a.timeline = newBorderTimeline()
@@ -139,9 +146,11 @@ func (a *App) Add(ev eventlog.Event) {
 	case *eventlog.JobStart:
 		a.seen(e.SubmissionTime)
 		a.jobStart(e)
+		a.sql.Add(e)
 	case *eventlog.JobEnd:
 		a.seen(e.CompletionTime)
 		a.jobEnd(e)
+		a.sql.Add(e)
 	case *eventlog.StageSubmitted:
 		a.seen(e.Stage.SubmissionTime)
 		a.stageSubmitted(e)
@@ -155,14 +164,19 @@ func (a *App) Add(ev eventlog.Event) {
 		a.seen(e.Task.LaunchTime)
 		a.seen(e.Task.FinishTime)
 		a.taskEnd(e)
+		a.sql.Add(e)
 	case *eventlog.StageExecutorMetrics:
 		if ex := a.execs[e.ExecutorID]; ex != nil {
 			ex.notePeaks(e.Metrics)
 		}
 	case *eventlog.SQLExecutionStart:
 		a.seen(e.Time)
+		a.sql.Add(e)
 	case *eventlog.SQLExecutionEnd:
 		a.seen(e.Time)
+		a.sql.Add(e)
+	case *eventlog.SQLAdaptiveExecutionUpdate, *eventlog.DriverAccumUpdates:
+		a.sql.Add(e)
 	}
 }
 

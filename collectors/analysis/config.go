@@ -9,7 +9,11 @@
 // finished log (the analyze command) and a live, growing one (the exporter).
 package analysis
 
-import "time"
+import (
+	"time"
+
+	"github.com/sparkglance/sparkglance/collectors/analysis/sqlops"
+)
 
 // Config chooses the intervals, the core count and the finding thresholds.
 type Config struct {
@@ -26,6 +30,12 @@ type Config struct {
 	// kept exactly before switching to a bounded sketch (1% relative error).
 	ExactQuantileTasks int
 	Thresholds         Thresholds
+	// SQLThresholds are the per-SQL-operator findings' triggers; the zero
+	// value means sqlops.DefaultThresholds().
+	SQLThresholds sqlops.Thresholds
+	// SQLMaxExecutions bounds the SQL executions kept (oldest finished
+	// dropped first); 0 means 1000, Spark's own UI default.
+	SQLMaxExecutions int
 }
 
 // Thresholds holds every finding's trigger. The defaults come from the issue.
@@ -55,6 +65,7 @@ func DefaultConfig() Config {
 		Interval:           10 * time.Second,
 		ExactQuantileTasks: 10000,
 		Thresholds:         DefaultThresholds(),
+		SQLThresholds:      sqlops.DefaultThresholds(),
 	}
 }
 

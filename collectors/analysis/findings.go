@@ -3,6 +3,8 @@ package analysis
 import (
 	"cmp"
 	"slices"
+
+	"github.com/sparkglance/sparkglance/collectors/analysis/sqlops"
 )
 
 // Finding kinds.
@@ -28,6 +30,12 @@ type Finding struct {
 	End            int64              `json:"end,omitempty"`
 	Numbers        map[string]float64 `json:"numbers"`
 	Advice         string             `json:"advice"`
+
+	// ExecutionID, OperatorID and Operator place SQL findings: the query,
+	// and the plan node (id within Report.SQL's operators, node name).
+	ExecutionID *int64 `json:"executionId,omitempty"`
+	OperatorID  *int   `json:"operatorId,omitempty"`
+	Operator    string `json:"operator,omitempty"`
 }
 
 func stageFinding(kind string, s *Stage, numbers map[string]float64, advice string) Finding {
@@ -151,6 +159,16 @@ func spillFindings(s *Stage, th Thresholds) []Finding {
 			"One executor spilled far more than the others: its partitions are skewed; repartition on a better key or salt the hot keys.")
 		f.ExecutorID = top.id
 		out = append(out, f)
+	}
+	return out
+}
+
+// sqlFindings converts the per-SQL-operator findings.
+func sqlFindings(execs []sqlops.Execution, th sqlops.Thresholds) []Finding {
+	var out []Finding
+	for _, f := range sqlops.Findings(execs, th) {
+		id := f.ExecutionID
+		out = append(out, Finding{Kind: f.Kind, ExecutionID: &id, OperatorID: f.OperatorID, Operator: f.Operator, Numbers: f.Numbers, Advice: f.Advice})
 	}
 	return out
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/sparkglance/sparkglance/collectors/analysis/sqlops"
 )
 
 // Report is a consistent, self-contained snapshot of the analysis: it
@@ -31,7 +33,9 @@ type Report struct {
 	Stages           []Stage    `json:"stages"`
 	Executors        []Executor `json:"executors"`
 	Findings         []Finding  `json:"findings"`
-	Totals           Totals     `json:"totals"`
+	// SQL lists the SQL executions with their operators' metrics.
+	SQL    []sqlops.Execution `json:"sql"`
+	Totals Totals             `json:"totals"`
 	// UnplacedTasks counts task ends whose times could not be placed on the
 	// timeline (no launch time, or a span over 31 days).
 	UnplacedTasks int64 `json:"unplacedTasks"`
@@ -92,7 +96,9 @@ func (a *App) Report() Report {
 	}
 	r.Stages = a.reportStages()
 	r.Executors = a.reportExecutors(end - a.start)
+	r.SQL = a.sql.Executions()
 	r.Findings = a.findings(&r)
+	r.Findings = append(r.Findings, sqlFindings(r.SQL, a.cfg.SQLThresholds)...)
 	return r
 }
 
