@@ -41,21 +41,7 @@ func newAnalyzeCommand(cmd *kingpin.CmdClause) *analyzeCommand {
 	c.json = cmd.Flag("json", "Print JSON: one object per application (an array when there are several).").Bool()
 	c.interval = cmd.Flag("interval", `Interval width (e.g. 10s, 1m), or "stages" for spark-sight's stage borders.`).Default("10s").String()
 	c.cpus = cmd.Flag("cpus", "Count a constant N cores instead of the executors' (0: from the log).").Default("0").Int()
-	t := &c.cfg.Thresholds
-	cmd.Flag("single-core.min-duration", "single_core_stage: one task at a time for at least this long…").Default("30s").DurationVar(&t.SingleCoreMinDuration)
-	cmd.Flag("single-core.min-cores", "…while at least this many cores were available.").Default("8").IntVar(&t.SingleCoreMinCores)
-	cmd.Flag("uniform-spill.share", "uniform_spill: share of a stage's executors that spilled.").Default("0.75").Float64Var(&t.UniformSpillShare)
-	cmd.Flag("uniform-spill.max-ratio", "uniform_spill: max/median executor spill at most this.").Default("2").Float64Var(&t.UniformSpillMaxRatio)
-	cmd.Flag("skewed-spill.ratio", "skewed_spill: one executor spilled at least this × the median of the spilling ones.").Default("3").Float64Var(&t.SkewedSpillRatio)
-	cmd.Flag("task-skew.min-max", "task_skew: the longest task is longer than this…").Default("5s").DurationVar(&t.TaskSkewMinMax)
-	cmd.Flag("task-skew.ratio", "…and at least this × the median task.").Default("10").Float64Var(&t.TaskSkewRatio)
-	cmd.Flag("low-efficiency.below", "low_efficiency: efficiency below this…").Default("0.2").Float64Var(&t.LowEfficiency)
-	cmd.Flag("low-efficiency.for", "…for at least this long while tasks run.").Default("1m").DurationVar(&t.LowEfficiencyFor)
-	cmd.Flag("gc.share", "gc_pressure: GC time over this share of a stage's run time.").Default("0.1").Float64Var(&t.GCShare)
-	cmd.Flag("shuffle-wait.share", "shuffle_wait: fetch wait over this share of a stage's run time.").Default("0.2").Float64Var(&t.ShuffleWaitShare)
-	cmd.Flag("idle.share", "idle_executors: less than this share of available core time used…").Default("0.2").Float64Var(&t.IdleShare)
-	cmd.Flag("idle.for", "…for at least this long.").Default("5m").DurationVar(&t.IdleFor)
-	cmd.Flag("min-stage-run-time", "gc_pressure and shuffle_wait ignore stages whose tasks ran less than this in total.").Default("10s").DurationVar(&t.MinStageRunTime)
+	analysis.RegisterThresholdFlags(cmd, &c.cfg)
 	return c
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/alecthomas/kingpin/v2"
 
+	"github.com/sparkglance/sparkglance/collectors/eventlog/simulate"
 	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 )
 
@@ -138,5 +139,43 @@ func TestAnalyzeTextSummary(t *testing.T) {
 func TestAnalyzeRejectsBadInterval(t *testing.T) {
 	if _, err := runAnalyze(t, "--interval", "soon", "x"); err == nil || !strings.Contains(err.Error(), "--interval") {
 		t.Errorf("err %v", err)
+	}
+}
+
+func TestAnalyzeThresholdFlagsReachTheFindings(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "app-demo")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := simulate.Write(f, simulate.DefaultConfig()); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	count := func(args ...string) int {
+		out, err := runAnalyze(t, append([]string{"--json"}, append(args, path)...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r struct {
+			Findings []struct{ Kind string } `json:"findings"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, f := range r.Findings {
+			if f.Kind == "single_core_stage" {
+				n++
+			}
+		}
+		return n
+	}
+	// The demo's repartition(1) stage runs one 45 s task.
+	if n := count(); n == 0 {
+		t.Fatal("the demo's repartition(1) stage was not found with the default thresholds")
+	}
+	if n := count("--finding.single-core.min-duration=1h"); n != 0 {
+		t.Errorf("%d single_core_stage findings with a 1h minimum", n)
 	}
 }
