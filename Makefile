@@ -5,6 +5,8 @@ OUT       := out
 PKGS      := ./...
 # Each fuzz target runs this long in `make fuzz` (its seeds already run in `make test`).
 FUZZTIME  ?= 60s
+# …and this long inside `make test` (a smoke run on top of the seed corpus).
+FUZZSMOKE ?= 3s
 
 .PHONY: run test build lint bench fuzz demo-log clean
 
@@ -20,9 +22,10 @@ build:
 	@mkdir -p bin
 	$(GO) build -o $(BIN) ./cmd/sparkglance
 
-## test: formatting, vet, staticcheck, then every test with the race detector.
+## test: formatting, vet, staticcheck, every test with the race detector, then each fuzz target briefly.
 test: lint
 	$(GO) test -race -count=1 -timeout 30m $(PKGS)
+	$(MAKE) fuzz FUZZTIME=$(FUZZSMOKE)
 
 lint:
 	@fmt_out="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \
@@ -36,9 +39,11 @@ bench:
 
 ## fuzz: every fuzz target for $(FUZZTIME) each.
 fuzz:
-	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
-	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
-	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
+	@set -e; for file in $$(grep -rl --include='*_test.go' '^func Fuzz' .); do \
+	  pkg=./$$(dirname $${file#./}); \
+	  for f in $$(grep -o '^func Fuzz[A-Za-z0-9_]*' $$file | cut -c6-); do \
+	    echo "== $$pkg $$f ($(FUZZTIME))"; \
+	    $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 10s $$pkg; \
 	  done; done
 
 clean:
