@@ -54,7 +54,7 @@ func addOTLPFlags(g FlagGroup, c *OTLPConfig) {
 	g.Flag("otlp.timeout", "Timeout of one push.").Default("10s").DurationVar(&c.Timeout)
 	g.Flag("otlp.insecure", "Push over plain text instead of TLS.").Default("false").BoolVar(&c.Insecure)
 	c.Headers = map[string]string{} // kingpin's StringMapVar fills, not allocates
-	g.Flag("otlp.header", "Header sent with every push, key=value (repeatable), e.g. an API key.").
+	g.Flag("otlp.headers", "Header sent with every push, key=value (repeatable), e.g. an API key.").
 		StringMapVar(&c.Headers)
 }
 

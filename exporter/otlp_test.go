@@ -111,7 +111,7 @@ func testOTLPPush(t *testing.T, pushes <-chan push, args ...string) {
 	cat := exporter.NewCatalog()
 	cat.Register("answer", true, factory(answerCollector{}))
 	cat.Register("failing", true, factory(failingCollector{}))
-	base := startExporter(t, cat, append(args, "--otlp.interval=200ms", "--otlp.header=x-token=abc")...)
+	base := startExporter(t, cat, append(args, "--otlp.interval=200ms", "--otlp.headers=x-token=abc")...)
 
 	var got push
 	select {
@@ -120,7 +120,7 @@ func testOTLPPush(t *testing.T, pushes <-chan push, args ...string) {
 		t.Fatal("no OTLP push within 10 s")
 	}
 	if got.token != "abc" {
-		t.Errorf("x-token = %q, want abc from --otlp.header", got.token)
+		t.Errorf("x-token = %q, want abc from --otlp.headers", got.token)
 	}
 	rms := got.req.GetResourceMetrics()
 	if len(rms) != 1 {
