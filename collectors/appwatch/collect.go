@@ -1,0 +1,245 @@
+package appwatch
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+)
+
+// Update is the view: it turns the published snapshots into const metrics
+// and does no I/O. Of several attempts of one application id only the one
+// that started last is exported, so that series stay unique.
+func (w *Watcher) Update(ctx context.Context, ch chan<- prometheus.Metric) error {
+	tracked := w.snapshot()
+	views := latestAttempts(tracked)
+	now := time.Now()
+	running, finished := 0.0, 0.0
+	for _, a := range tracked {
+		if a.view.Load() == nil {
+			continue // not an application (a stray file, or nothing decoded yet)
+		}
+		if a.running.Load() {
+			running++
+		} else {
+			finished++
+		}
+	}
+	apps := make([]appPairs, len(views))
+	for i, v := range views {
+		apps[i] = newAppPairs(v)
+	}
+	// Family by family, each in the registry's sort order, which makes its
+	// sort of a big scrape linear.
+	for _, emit := range families {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		for i := range apps {
+			emit(ch, &apps[i], now)
+		}
+	}
+	ch <- prometheus.MustNewConstMetric(selfApps.desc, gauge, running, "running")
+	ch <- prometheus.MustNewConstMetric(selfApps.desc, gauge, finished, "finished")
+	ch <- prometheus.MustNewConstMetric(selfBytes.desc, counter, float64(w.stats.bytes.Load()))
+	ch <- prometheus.MustNewConstMetric(selfEvents.desc, counter, float64(w.stats.events.Load()))
+	w.stats.mu.Lock()
+	errs := make(map[string]float64, len(w.stats.errors))
+	for k, v := range w.stats.errors {
+		errs[k] = v
+	}
+	w.stats.mu.Unlock()
+	for reason, n := range errs {
+		ch <- prometheus.MustNewConstMetric(selfErrors.desc, counter, n, reason)
+	}
+	return nil
+}
+
+// latestAttempts keeps, per application id, the view of the attempt that
+// started last (ties: the greater attempt id), sorted by application id.
+func latestAttempts(apps []*trackedApp) []*appView {
+	byID := map[string]*appView{}
+	for _, a := range apps {
+		v := a.view.Load()
+		if v == nil {
+			continue
+		}
+		id := v.appID
+		if id == "" {
+			id = "name:" + v.appName // very old logs have no App ID
+		}
+		if cur := byID[id]; cur == nil || newerAttempt(v, cur) {
+			byID[id] = v
+		}
+	}
+	out := make([]*appView, 0, len(byID))
+	for _, v := range byID {
+		out = append(out, v)
+	}
+	slices.SortFunc(out, func(a, b *appView) int {
+		if c := strings.Compare(a.appID, b.appID); c != 0 {
+			return c
+		}
+		return strings.Compare(a.appName, b.appName)
+	})
+	return out
+}
+
+func newerAttempt(v, cur *appView) bool {
+	if v.start != cur.start {
+		return v.start > cur.start
+	}
+	if n, m := attemptNumber(v.attemptID), attemptNumber(cur.attemptID); n != m {
+		return n > m
+	}
+	return v.attemptID > cur.attemptID
+}
+
+func attemptNumber(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// appPairs are one application's label pairs, shared by its series.
+type appPairs struct {
+	v        *appView
+	id, name *dto.LabelPair
+	execs    []*dto.LabelPair // executor_id, aligned with v.executors
+}
+
+func newAppPairs(v *appView) appPairs {
+	p := appPairs{v: v, id: labelPair("app_id", v.appID), name: labelPair("app_name", v.appName),
+		execs: make([]*dto.LabelPair, len(v.executors))}
+	for i := range v.executors {
+		p.execs[i] = labelPair("executor_id", v.executors[i].id)
+	}
+	return p
+}
+
+func (p *appPairs) send(ch chan<- prometheus.Metric, m *Metric, val float64, extra ...*dto.LabelPair) {
+	ch <- m.newSample(val, append([]*dto.LabelPair{p.id, p.name}, extra...)...)
+}
+
+// families emit one metric family each for one application, in the order
+// of the label values sorted by label name (category < executor_id <
+// medium; failed < killed < success; …).
+var families = []func(ch chan<- prometheus.Metric, p *appPairs, now time.Time){
+	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+		v := p.v
+		p.send(ch, appInfo, 1, labelPair("spark_version", v.sparkVersion), labelPair("user", v.user), labelPair("attempt_id", v.attemptID))
+	},
+	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) { p.send(ch, appStart, p.v.start) },
+	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+		if p.v.ended {
+			p.send(ch, appEnd, p.v.end)
+		}
+	},
+	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) { p.send(ch, appCores, p.v.cores) },
+	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+		p.send(ch, appCoreSeconds, p.v.coreSeconds)
+	},
+	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+		p.send(ch, appActiveTasks, p.v.activeTasks)
+	},
+	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+		for _, status := range [...]string{"failed", "killed", "success"} {
+			p.send(ch, appTasks, p.v.tasks[statusIndex[status]], statusPairs[status])
+		}
+	},
+	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+		if iv := p.v.interval; iv != nil {
+			p.send(ch, appIntervalEfficiency, iv.efficiency)
+		}
+	},
+	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+		if iv := p.v.interval; iv != nil {
+			for _, c := range [...]string{"cpu", "gc", "serde", "shuffle"} {
+				p.send(ch, appIntervalTimeRatio, iv.ratios[ratioIndex[c]], ratioPairs[c])
+			}
+		}
+	},
+	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+		if iv := p.v.interval; iv != nil {
+			p.send(ch, appIntervalStart, iv.start)
+		}
+	},
+	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+		for _, s := range p.v.activeStages {
+			p.send(ch, stageActive, 1, labelPair("stage_id", s[0]), labelPair("attempt_id", s[1]))
+		}
+	},
+	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+		for _, f := range p.v.findings {
+			p.send(ch, appFinding, 1, labelPair("kind", f[0]), labelPair("stage_id", f[1]), labelPair("executor_id", f[2]))
+		}
+	},
+	func(ch chan<- prometheus.Metric, p *appPairs, now time.Time) {
+		if v := p.v; v.running && v.lastEventMs > 0 {
+			p.send(ch, selfLag, max(0, float64(now.UnixMilli()-v.lastEventMs)/1e3))
+		}
+	},
+	execFamily(execCores, func(e *execView) (float64, bool) { return e.cores, e.live }),
+	execFamily(execActiveTasks, func(e *execView) (float64, bool) { return e.activeTasks, e.live }),
+	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+		for _, c := range [...]string{"cpu", "gc", "run", "serde", "shuffle"} {
+			for i := range p.v.executors {
+				e := &p.v.executors[i]
+				ch <- execTaskTime.newSample(e.totals.taskTime[taskTimeIndex[c]], p.id, p.name, p.execs[i], taskTimePairs[c])
+			}
+		}
+	},
+	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+		for i := range p.v.executors {
+			t := &p.v.executors[i].totals
+			ch <- execSpill.newSample(t.diskSpill, p.id, p.name, p.execs[i], mediumPairs["disk"])
+			ch <- execSpill.newSample(t.memSpill, p.id, p.name, p.execs[i], mediumPairs["memory"])
+		}
+	},
+	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+		iv := p.v.interval
+		if iv == nil {
+			return
+		}
+		for i := range p.v.executors {
+			s := iv.spill[p.v.executors[i].id]
+			ch <- execIntervalSpill.newSample(s[1], p.id, p.name, p.execs[i], mediumPairs["disk"])
+			ch <- execIntervalSpill.newSample(s[0], p.id, p.name, p.execs[i], mediumPairs["memory"])
+		}
+	},
+	execFamily(execShuffleRead, func(e *execView) (float64, bool) { return e.totals.shuffleRead, true }),
+	execFamily(execShuffleWrite, func(e *execView) (float64, bool) { return e.totals.shuffleW, true }),
+	execFamily(execInput, func(e *execView) (float64, bool) { return e.totals.input, true }),
+	execFamily(execOutput, func(e *execView) (float64, bool) { return e.totals.output, true }),
+}
+
+// execFamily emits m for every executor for which value says so.
+func execFamily(m *Metric, value func(*execView) (float64, bool)) func(chan<- prometheus.Metric, *appPairs, time.Time) {
+	return func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+		for i := range p.v.executors {
+			if v, ok := value(&p.v.executors[i]); ok {
+				ch <- m.newSample(v, p.id, p.name, p.execs[i])
+			}
+		}
+	}
+}
+
+var (
+	statusIndex   = map[string]int{"success": 0, "failed": 1, "killed": 2}
+	ratioIndex    = indexOf(intervalCategories[:])
+	taskTimeIndex = indexOf(taskTimeCategories[:])
+)
+
+func indexOf(values []string) map[string]int {
+	m := make(map[string]int, len(values))
+	for i, v := range values {
+		m[v] = i
+	}
+	return m
+}
