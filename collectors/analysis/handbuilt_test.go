@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/sparkglance/sparkglance/collectors/eventlog"
 )
 
 func approx(t *testing.T, what string, got, want float64) {
@@ -295,5 +297,49 @@ func TestReportIsSnapshot(t *testing.T) {
 	approx(t, "second report cpu", r2.Intervals[0].CPUSeconds, 2)
 	if len(r2.Intervals[0].Spill) != 1 || r2.Intervals[0].Spill[0].MemoryBytes != 10 {
 		t.Errorf("spill %+v", r2.Intervals[0].Spill)
+	}
+}
+
+// A report taken before any timestamped event (the exporter does this for a
+// brand-new log) must not pin the timeline at epoch 0: the next task would
+// otherwise grow it by hundreds of millions of intervals.
+func TestReportBeforeAnyEventKeepsTimelineSmall(t *testing.T) {
+	a := New(DefaultConfig())
+	if r := a.Report(); len(r.Intervals) != 0 {
+		t.Fatalf("empty app has %d intervals", len(r.Intervals))
+	}
+	a.Add(&eventlog.ApplicationStart{AppID: "app-1", AppName: "x", Timestamp: 1796029200000})
+	a.Add(&eventlog.ExecutorAdded{ExecutorID: "1", TotalCores: 4, Timestamp: 1796029200000})
+	a.Add(&eventlog.TaskEnd{Reason: eventlog.TaskEndReason{Reason: "Success"},
+		Task:    eventlog.TaskInfo{TaskID: 1, ExecutorID: "1", LaunchTime: 1796029201000, FinishTime: 1796029225000},
+		Metrics: &eventlog.TaskMetrics{ExecutorCPUTime: 12e9, HasExecutorCPUTime: true}})
+	r := a.Report()
+	if len(r.Intervals) != 3 {
+		t.Fatalf("%d intervals for 25 s of application, want 3", len(r.Intervals))
+	}
+	var cpu float64
+	for _, iv := range r.Intervals {
+		cpu += iv.CPUSeconds
+	}
+	if cpu < 12-1e-9 || cpu > 12+1e-9 {
+		t.Errorf("cpu seconds %v, want 12", cpu)
+	}
+}
+
+// A task with a timestamp years away from the others must not make the
+// timeline allocate intervals for the whole gap.
+func TestBrokenTimestampDoesNotExplodeTimeline(t *testing.T) {
+	a := New(DefaultConfig())
+	a.Add(&eventlog.ApplicationStart{AppID: "app-1", Timestamp: 1796029200000})
+	task := func(id int64, launch int64) {
+		a.Add(&eventlog.TaskEnd{Reason: eventlog.TaskEndReason{Reason: "Success"},
+			Task:    eventlog.TaskInfo{TaskID: id, ExecutorID: "1", LaunchTime: launch, FinishTime: launch + 1000},
+			Metrics: &eventlog.TaskMetrics{}})
+	}
+	task(1, 1796029201000)
+	task(2, 1000) // 1970
+	task(3, 1796029202000)
+	if r := a.Report(); len(r.Intervals) > 400000 {
+		t.Errorf("%d intervals", len(r.Intervals))
 	}
 }

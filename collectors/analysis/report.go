@@ -127,6 +127,9 @@ func (a *App) coreLives(start, end int64) []lifetime {
 }
 
 func (a *App) reportIntervals(start, end int64) []Interval {
+	if !a.hasStart && a.firstTime == math.MaxInt64 {
+		return []Interval{} // no timestamp seen yet: no timeline
+	}
 	lives := a.coreLives(start, end)
 	from, to := start, end
 	for _, l := range lives {
