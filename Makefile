@@ -8,10 +8,14 @@ FUZZTIME  ?= 60s
 # …and this long inside `make test` (a smoke run on top of the seed corpus).
 FUZZSMOKE ?= 3s
 
-.PHONY: run test build lint bench fuzz demo-log clean
+.PHONY: run analyze-demo test build lint bench fuzz docs demo-log clean
 
-## run: the main job on a built-in default — simulate a Spark application and analyse its event log.
-run: build demo-log
+## run: the main job on a built-in default — the exporter on a live simulated Spark application.
+run: build
+	$(BIN) serve --demo --web.listen-address=127.0.0.1:18090
+
+## analyze-demo: simulate a finished Spark application and analyse its event log once.
+analyze-demo: build demo-log
 	$(BIN) analyze $(OUT)/demo/app-20261130090000-0001
 
 demo-log: build
@@ -32,6 +36,10 @@ lint:
 	  if [ -n "$$fmt_out" ]; then echo "gofmt would change:"; echo "$$fmt_out"; exit 1; fi
 	$(GO) vet $(PKGS)
 	$(GO) tool staticcheck $(PKGS)
+
+## docs: regenerate docs/metrics.md from the metric definitions in code.
+docs:
+	$(GO) generate ./collectors/appwatch
 
 ## bench: speed and memory benchmarks (figures go to docs/performance.md).
 bench:
