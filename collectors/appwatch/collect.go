@@ -43,10 +43,10 @@ func (w *Watcher) Update(ctx context.Context, ch chan<- prometheus.Metric) error
 			emit(ch, &apps[i], now)
 		}
 	}
-	ch <- prometheus.MustNewConstMetric(selfApps.desc, gauge, running, "running")
-	ch <- prometheus.MustNewConstMetric(selfApps.desc, gauge, finished, "finished")
-	ch <- prometheus.MustNewConstMetric(selfBytes.desc, counter, float64(w.stats.bytes.Load()))
-	ch <- prometheus.MustNewConstMetric(selfEvents.desc, counter, float64(w.stats.events.Load()))
+	ch <- prometheus.MustNewConstMetric(selfApps.Desc(), gauge, running, "running")
+	ch <- prometheus.MustNewConstMetric(selfApps.Desc(), gauge, finished, "finished")
+	ch <- prometheus.MustNewConstMetric(selfBytes.Desc(), counter, float64(w.stats.bytes.Load()))
+	ch <- prometheus.MustNewConstMetric(selfEvents.Desc(), counter, float64(w.stats.events.Load()))
 	w.stats.mu.Lock()
 	errs := make(map[string]float64, len(w.stats.errors))
 	for k, v := range w.stats.errors {
@@ -54,7 +54,7 @@ func (w *Watcher) Update(ctx context.Context, ch chan<- prometheus.Metric) error
 	}
 	w.stats.mu.Unlock()
 	for reason, n := range errs {
-		ch <- prometheus.MustNewConstMetric(selfErrors.desc, counter, n, reason)
+		ch <- prometheus.MustNewConstMetric(selfErrors.Desc(), counter, n, reason)
 	}
 	return nil
 }

@@ -19,8 +19,9 @@
 // are summed here from task ends (across executor re-registrations), and
 // values taken from the analysis are held at their maximum.
 //
-// Every metric is declared once in metrics.go; docs/metrics.md is rendered
-// from that table (go generate ./collectors/appwatch).
+// Every metric is declared once in metrics.go (the families the spark
+// collector emits too in package sparkmetrics); docs/metrics.md is rendered
+// from the tables of every collector (go generate ./collectors/sparkmetrics/...).
 package appwatch
 
-//go:generate go run ./internal/metricsdoc -o ../../docs/metrics.md
+//go:generate go run ../sparkmetrics/reference/gen -o ../../docs/metrics.md

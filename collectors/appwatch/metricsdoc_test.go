@@ -1,47 +1,21 @@
 package appwatch
 
 import (
-	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/sparkglance/sparkglance/collectors/sparkapi"
+	sm "github.com/sparkglance/sparkglance/collectors/sparkmetrics"
 )
 
-// docs/metrics.md is what the metric table renders to.
-func TestMetricsDocUpToDate(t *testing.T) {
-	var want bytes.Buffer
-	if err := WriteMetricsDoc(&want); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join("..", "..", "docs", "metrics.md")
-	got, err := os.ReadFile(path)
-	if err != nil || !bytes.Equal(got, want.Bytes()) {
-		t.Fatalf("%s is stale or missing (%v): run go generate ./collectors/appwatch", path, err)
-	}
-	for _, m := range Metrics() {
-		if !strings.Contains(string(got), "| `"+m.Name+"` |") {
-			t.Errorf("%s not documented", m.Name)
-		}
-	}
-}
-
 // Each table entry's descriptor carries its name, help and labels, and the
-// series shared with the spark collector use sparkapi's descriptors with
-// the help text the documentation shows.
+// families shared with the spark collector are sparkmetrics' definitions
+// themselves, not copies.
 func TestMetricTableConsistent(t *testing.T) {
-	seen := map[string]bool{}
-	for _, m := range Metrics() {
-		if seen[m.Name] {
-			t.Errorf("%s declared twice", m.Name)
-		}
-		seen[m.Name] = true
-		if m.Type == counter != strings.HasSuffix(m.Name, "_total") {
-			t.Errorf("%s: counters and only counters end in _total", m.Name)
-		}
-		d := m.desc.String()
+	if err := sm.Check([]sm.Section{{Collector: CollectorName, Metrics: Metrics()}}); err != nil {
+		t.Error(err)
+	}
+	for _, m := range metricTable() {
+		d := m.Desc().String()
 		if !strings.Contains(d, `"`+m.Name+`"`) || !strings.Contains(d, `help: "`+m.Help+`"`) {
 			t.Errorf("%s: descriptor %s disagrees with the table", m.Name, d)
 		}
@@ -51,12 +25,13 @@ func TestMetricTableConsistent(t *testing.T) {
 			}
 		}
 	}
-	for m, d := range map[*Metric]string{
-		execCores: sparkapi.ExecutorCoresDesc.String(), execActiveTasks: sparkapi.ExecutorActiveTasksDesc.String(),
-		stageActive: sparkapi.StageActiveDesc.String(),
-	} {
-		if m.desc.String() != d {
-			t.Errorf("%s: %s differs from the spark collector's %s", m.Name, m.desc, d)
+	mine := map[string]*sm.Metric{}
+	for _, m := range Metrics() {
+		mine[m.Name] = m
+	}
+	for _, s := range sm.Shared() {
+		if mine[s.Name] != s {
+			t.Errorf("%s: the event-log collector must emit sparkmetrics' definition", s.Name)
 		}
 	}
 }

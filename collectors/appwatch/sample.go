@@ -5,6 +5,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
+
+	sm "github.com/sparkglance/sparkglance/collectors/sparkmetrics"
 )
 
 // sample is a const metric whose label pairs are built once per
@@ -17,13 +19,13 @@ type sample struct {
 	value  float64
 }
 
-func (s *sample) Desc() *prometheus.Desc { return s.m.desc }
+func (s *sample) Desc() *prometheus.Desc { return s.m.Desc() }
 
 // Write never alters the shared label pairs: it only points at them.
 func (s *sample) Write(out *dto.Metric) error {
 	out.Label = s.labels
 	v := s.value
-	if s.m.Type == prometheus.CounterValue {
+	if s.m.Type == sm.Counter {
 		out.Counter = &dto.Counter{Value: &v}
 	} else {
 		out.Gauge = &dto.Gauge{Value: &v}

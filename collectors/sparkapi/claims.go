@@ -1,6 +1,10 @@
 package sparkapi
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	sm "github.com/sparkglance/sparkglance/collectors/sparkmetrics"
+)
 
 // AppClaims tells this collector which applications another collector
 // already exports. When the event-log collector and this one both see an
@@ -14,10 +18,17 @@ type AppClaims interface {
 }
 
 // SharedSeries are the metric names that the event-log collector emits
-// too, with the same meaning and the same labels (see the package
-// documentation for the label sets and [AppInfoDesc] and friends for the
-// exact descriptors to reuse).
-var SharedSeries = []string{"spark_app_info", "spark_executor_cores", "spark_executor_active_tasks", "spark_stage_active"}
+// too, with the same meaning and the same labels: the families defined in
+// package sparkmetrics ([sm.Shared]).
+var SharedSeries = sharedNames()
+
+func sharedNames() []string {
+	var names []string
+	for _, m := range sm.Shared() {
+		names = append(names, m.Name)
+	}
+	return names
+}
 
 // noClaims claims nothing: the default.
 type noClaims struct{}

@@ -202,13 +202,13 @@ func (c *Collector) emitHealth(ch chan<- prometheus.Metric, status []targetResul
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, r := range status {
-		ch <- prometheus.MustNewConstMetric(targetUpDesc, prometheus.GaugeValue, boolValue(r.fault == nil), r.name)
-		ch <- prometheus.MustNewConstMetric(targetDurationDesc, prometheus.GaugeValue, r.duration.Seconds(), r.name)
+		ch <- prometheus.MustNewConstMetric(targetUp.Desc(), prometheus.GaugeValue, boolValue(r.fault == nil), r.name)
+		ch <- prometheus.MustNewConstMetric(targetDuration.Desc(), prometheus.GaugeValue, r.duration.Seconds(), r.name)
 		for _, reason := range allReasons {
-			ch <- prometheus.MustNewConstMetric(targetErrorsDesc, prometheus.CounterValue, c.errs[r.name][reason], r.name, reason)
+			ch <- prometheus.MustNewConstMetric(targetErrors.Desc(), prometheus.CounterValue, c.errs[r.name][reason], r.name, reason)
 		}
 	}
 	if c.opts.TargetsFile != "" {
-		ch <- prometheus.MustNewConstMetric(targetsFileDesc, prometheus.GaugeValue, boolValue(c.targets.fileHealthy()))
+		ch <- prometheus.MustNewConstMetric(targetsFile.Desc(), prometheus.GaugeValue, boolValue(c.targets.fileHealthy()))
 	}
 }

@@ -33,11 +33,12 @@
 // standalone master's application.<name>.<start time>.* keys. The ccspark
 // plugin's driver gauge is spark_plugin_energy_total_wh{app_id, app_name}.
 //
-// REST API: spark_app_info{app_id, app_name, spark_version, spark_user},
+// REST API: spark_app_info{app_id, app_name, spark_version, user, attempt_id},
 // spark_app_running, spark_app_start_time_seconds; for running
 // applications' live executors spark_executor_cores,
-// spark_executor_active_tasks, spark_executor_max_tasks and task, time,
-// byte and memory totals {app_id, app_name, executor_id}; for their
+// spark_executor_active_tasks, spark_executor_max_tasks, task counts,
+// spark_executor_task_time_seconds_total{category="run|gc"}, byte and
+// memory totals {app_id, app_name, executor_id}; for their
 // running stages spark_stage_active and task counts
 // {app_id, app_name, stage_id, attempt_id}.
 //
@@ -52,8 +53,10 @@
 // sorted order supplies its series. When the event-log collector also
 // follows an application, the event log wins: it installs an [AppClaims]
 // with [SetAppClaims], and for each claimed application this collector
-// omits the [SharedSeries] (spark_app_info, spark_executor_cores,
-// spark_executor_active_tasks, spark_stage_active), whose descriptors both
-// collectors take from this package ([AppInfoDesc] and friends) so that
-// names, HELP and labels agree.
+// omits the [SharedSeries]: every family both collectors emit
+// (spark_app_info, spark_app_start_time_seconds, spark_stage_active and the
+// executor families cores, active tasks, task time, input and shuffle
+// bytes), defined once in package sparkmetrics so that names, types, HELP
+// and labels agree. REST totalDuration and totalGCTime are the event log's
+// task time categories run and gc; the REST API knows no other category.
 package sparkapi

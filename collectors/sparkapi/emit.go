@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	sm "github.com/sparkglance/sparkglance/collectors/sparkmetrics"
 )
 
 // emitter sends const metrics for one scrape. It drops a series already
@@ -90,18 +92,20 @@ func (r appResolver) resolve(namespace string, res targetResult) (id, name strin
 }
 
 // emitREST sends the application, executor and stage series of a result.
+// For an application the event-log collector claims, the families both
+// emit (sparkmetrics.Shared) are left to it.
 func (e *emitter) emitREST(res targetResult) {
 	for _, st := range res.apps {
 		a := st.app
 		claimed := e.claims.Claimed(a.ID)
 		latest := a.latest()
 		if !claimed {
-			e.send(AppInfoDesc, prometheus.GaugeValue, 1, a.ID, a.Name, latest.AppSparkVersion, latest.SparkUser)
+			e.emit(sm.AppInfo, 1, a.ID, a.Name, latest.AppSparkVersion, latest.SparkUser, latest.AttemptID)
+			if latest.StartTimeEpoch > 0 {
+				e.emit(sm.AppStartTime, float64(latest.StartTimeEpoch)/1e3, a.ID, a.Name)
+			}
 		}
-		e.send(appRunningDesc, prometheus.GaugeValue, boolValue(a.running()), a.ID, a.Name)
-		if latest.StartTimeEpoch > 0 {
-			e.send(appStartDesc, prometheus.GaugeValue, float64(latest.StartTimeEpoch)/1e3, a.ID, a.Name)
-		}
+		e.emit(appRunning, boolValue(a.running()), a.ID, a.Name)
 		for _, x := range st.executors {
 			if x.IsActive {
 				e.emitExecutor(a, x, claimed)
@@ -118,23 +122,25 @@ func (e *emitter) emitREST(res targetResult) {
 func (e *emitter) emitExecutor(a application, x executor, claimed bool) {
 	lv := []string{a.ID, a.Name, x.ID}
 	if !claimed {
-		e.send(ExecutorCoresDesc, prometheus.GaugeValue, x.TotalCores, lv...)
-		e.send(ExecutorActiveTasksDesc, prometheus.GaugeValue, x.ActiveTasks, lv...)
+		e.emit(sm.ExecutorCores, x.TotalCores, lv...)
+		e.emit(sm.ExecutorActiveTasks, x.ActiveTasks, lv...)
+		// REST totalDuration is Σ(finish − launch) and totalGCTime Σ JVM GC
+		// time over ended tasks: the event-log collector's run and gc.
+		e.emit(sm.ExecutorTaskTime, x.TotalGCTime/1e3, a.ID, a.Name, x.ID, "gc")
+		e.emit(sm.ExecutorTaskTime, x.TotalDuration/1e3, a.ID, a.Name, x.ID, "run")
+		e.emit(sm.ExecutorInputBytes, x.TotalInputBytes, lv...)
+		e.emit(sm.ExecutorShuffleReadBytes, x.TotalShuffleRead, lv...)
+		e.emit(sm.ExecutorShuffleWriteBytes, x.TotalShuffleWrite, lv...)
 	}
-	e.send(executorMaxTasksDesc, prometheus.GaugeValue, x.MaxTasks, lv...)
-	e.send(executorCompletedDesc, prometheus.CounterValue, x.CompletedTasks, lv...)
-	e.send(executorFailedDesc, prometheus.CounterValue, x.FailedTasks, lv...)
-	e.send(executorTaskTimeDesc, prometheus.CounterValue, x.TotalDuration/1e3, lv...)
-	e.send(executorGCTimeDesc, prometheus.CounterValue, x.TotalGCTime/1e3, lv...)
-	e.send(executorInputDesc, prometheus.CounterValue, x.TotalInputBytes, lv...)
-	e.send(executorShuffleReadDesc, prometheus.CounterValue, x.TotalShuffleRead, lv...)
-	e.send(executorShuffleWriteDesc, prometheus.CounterValue, x.TotalShuffleWrite, lv...)
-	e.send(executorStorageUsedDesc, prometheus.GaugeValue, x.MemoryUsed, lv...)
-	e.send(executorStorageMaxDesc, prometheus.GaugeValue, x.MaxMemory, lv...)
-	e.send(executorDiskUsedDesc, prometheus.GaugeValue, x.DiskUsed, lv...)
+	e.emit(executorMaxTasks, x.MaxTasks, lv...)
+	e.emit(executorCompleted, x.CompletedTasks, lv...)
+	e.emit(executorFailed, x.FailedTasks, lv...)
+	e.emit(executorStorageUsed, x.MemoryUsed, lv...)
+	e.emit(executorStorageMax, x.MaxMemory, lv...)
+	e.emit(executorDiskUsed, x.DiskUsed, lv...)
 	for _, k := range sortedKeys(x.PeakMemoryMetrics) {
 		if area, ok := strings.CutSuffix(k, "Memory"); ok && area != "" {
-			e.send(executorPeakMemoryDesc, prometheus.GaugeValue, x.PeakMemoryMetrics[k], a.ID, a.Name, x.ID, snakeCase(area))
+			e.emit(executorPeakMemory, x.PeakMemoryMetrics[k], a.ID, a.Name, x.ID, snakeCase(area))
 		}
 	}
 }
@@ -142,12 +148,12 @@ func (e *emitter) emitExecutor(a application, x executor, claimed bool) {
 func (e *emitter) emitStage(a application, s stage, claimed bool) {
 	lv := []string{a.ID, a.Name, strconv.Itoa(s.StageID), strconv.Itoa(s.AttemptID)}
 	if !claimed {
-		e.send(StageActiveDesc, prometheus.GaugeValue, 1, lv...)
+		e.emit(sm.StageActive, 1, lv...)
 	}
-	e.send(stageTasksDesc, prometheus.GaugeValue, s.NumTasks, lv...)
-	e.send(stageActiveTasksDesc, prometheus.GaugeValue, s.NumActiveTasks, lv...)
-	e.send(stageCompletedTasksDesc, prometheus.GaugeValue, s.NumCompleteTasks, lv...)
-	e.send(stageFailedTasksDesc, prometheus.GaugeValue, s.NumFailedTasks, lv...)
+	e.emit(stageTasks, s.NumTasks, lv...)
+	e.emit(stageActiveTasks, s.NumActiveTasks, lv...)
+	e.emit(stageCompletedTasks, s.NumCompleteTasks, lv...)
+	e.emit(stageFailedTasks, s.NumFailedTasks, lv...)
 }
 
 // emitSamples sends the metrics-system series of a result.

@@ -74,9 +74,8 @@ func describe(s sample) (f family, ok bool) {
 	}
 	if s.key == ccsparkKey && s.kind == kindGauge {
 		return family{
-			name:      "spark_plugin_energy_total_wh",
-			help:      "Energy used by the application so far, in watt-hours, as estimated by the ccspark plugin (Dropwizard gauge " + ccsparkKey + " on the driver).",
-			valueType: prometheus.GaugeValue, scale: 1, appOnly: true,
+			name: pluginEnergy.Name, help: pluginEnergy.Help,
+			valueType: pluginEnergy.ValueType(), scale: 1, appOnly: true,
 		}, true
 	}
 	key, helpKey := s.key, s.key

@@ -74,17 +74,15 @@ type event struct {
 
 // Writer emits one application's events.
 type writer struct {
-	cfg   Config
-	rng   *rand.Rand
-	sink  Sink
-	err   error
-	now   int64 // epoch ms of the last event written
-	seq   int
-	jobID int
-	stgID int
-	tid   int64
-	// executors alive: id → cores
-	execs     []execState
+	cfg       Config
+	rng       *rand.Rand
+	sink      Sink
+	err       error
+	now       int64 // epoch ms of the last event written
+	jobID     int
+	stgID     int
+	tid       int64
+	execs     []execState // every executor ever added, alive or not
 	nextExec  int
 	lineCount int
 }

@@ -1,5 +1,5 @@
-// Command metricsdoc writes docs/metrics.md from the metric table of the
-// event-log collector.
+// Command gen writes docs/metrics.md from the metric tables of every
+// collector.
 package main
 
 import (
@@ -8,14 +8,14 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/sparkglance/sparkglance/collectors/appwatch"
+	"github.com/sparkglance/sparkglance/collectors/sparkmetrics/reference"
 )
 
 func main() {
 	out := flag.String("o", "docs/metrics.md", "file to write")
 	flag.Parse()
 	var b bytes.Buffer
-	if err := appwatch.WriteMetricsDoc(&b); err != nil {
+	if err := reference.WriteDoc(&b); err != nil {
 		fmt.Fprintln(os.Stderr, "metricsdoc:", err)
 		os.Exit(1)
 	}
