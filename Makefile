@@ -39,7 +39,7 @@ lint:
 
 ## docs: regenerate docs/metrics.md from the metric definitions in code.
 docs:
-	$(GO) generate ./collectors/appwatch
+	$(GO) generate ./collectors/sparkmetrics/...
 
 ## bench: speed and memory benchmarks (figures go to docs/performance.md).
 bench:
