@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sparkglance/sparkglance/collectors/analysis"
+	"github.com/sparkglance/sparkglance/collectors/analysis/sqlops"
 	"github.com/sparkglance/sparkglance/collectors/eventlog"
 )
 
@@ -58,10 +59,12 @@ func newTrackedApp(w *Watcher, l eventlog.Log) *trackedApp {
 		execs: map[string]*execTotals{},
 	}
 	a.running.Store(l.InProgress)
-	a.analysis = analysis.New(analysis.Config{
-		Interval: w.cfg.Interval, ExactQuantileTasks: analysis.DefaultConfig().ExactQuantileTasks,
-		Thresholds: analysis.DefaultThresholds(),
-	})
+	cfg := w.cfg.Analysis
+	if cfg.ExactQuantileTasks == 0 { // a Config built by hand, as in tests
+		cfg = analysis.DefaultConfig()
+	}
+	cfg.Interval, cfg.StageBorders = w.cfg.Interval, false
+	a.analysis = analysis.New(cfg)
 	a.follower = eventlog.NewFollower(l, a, eventlog.Options{})
 	return a
 }
@@ -158,6 +161,7 @@ func (a *trackedApp) publish(finished bool) {
 	r := a.analysis.Report()
 	a.lastBuild, a.dirty = time.Now(), false
 	v := buildView(&r, a.user, a.execs, !finished, a.w.cfg.SettleTimeout, a.lastBuild)
+	v.sql = sqlops.Summarize(r.SQL, a.w.cfg.SQLMaxOperators)
 	if p := a.prev; p != nil {
 		v.coreSeconds = max(v.coreSeconds, p.coreSeconds)
 		for i := range v.tasks {

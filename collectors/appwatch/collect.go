@@ -9,6 +9,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
+
+	"github.com/sparkglance/sparkglance/collectors/analysis/sqlops"
 )
 
 // Update is the view: it turns the published snapshots into const metrics
@@ -217,6 +219,55 @@ var families = []func(ch chan<- prometheus.Metric, p *appPairs, now time.Time){
 	execFamily(execShuffleWrite, func(e *execView) (float64, bool) { return e.totals.shuffleW, true }),
 	execFamily(execInput, func(e *execView) (float64, bool) { return e.totals.input, true }),
 	execFamily(execOutput, func(e *execView) (float64, bool) { return e.totals.output, true }),
+	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+		for _, status := range sqlStatuses {
+			if n, ok := p.v.sql.ExecutionsByStatus[status]; ok {
+				p.send(ch, sqlExecutions, float64(n), labelPair("status", strings.ToLower(status)))
+			}
+		}
+	},
+	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+		d := p.v.sql.DurationsSeconds
+		if len(d) == 0 {
+			return
+		}
+		ch <- prometheus.MustNewConstSummary(sqlDuration.Desc(), uint64(len(d)), sum(d), quantiles(d), p.v.appID, p.v.appName)
+	},
+	sqlOperatorFamily(sqlOpTime, func(o *sqlops.OperatorTotals) float64 { return o.TimeSeconds }),
+	sqlOperatorFamily(sqlOpSpill, func(o *sqlops.OperatorTotals) float64 { return o.SpillBytes }),
+	sqlOperatorFamily(sqlOpPeakMemory, func(o *sqlops.OperatorTotals) float64 { return o.PeakMemoryBytes }),
+}
+
+// sqlStatuses are sqlops' execution statuses in label order.
+var sqlStatuses = []string{sqlops.StatusCompleted, sqlops.StatusFailed, sqlops.StatusRunning}
+
+// sqlOperatorFamily emits m for each of the application's top operators.
+func sqlOperatorFamily(m *Metric, value func(*sqlops.OperatorTotals) float64) func(chan<- prometheus.Metric, *appPairs, time.Time) {
+	return func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+		ops := p.v.sql.Operators
+		for i := range ops {
+			p.send(ch, m, value(&ops[i]), labelPair("operator", ops[i].Operator))
+		}
+	}
+}
+
+func sum(xs []float64) float64 {
+	t := 0.0
+	for _, x := range xs {
+		t += x
+	}
+	return t
+}
+
+// quantiles returns the median, 0.9 and 0.99 of xs by Spark's index rule
+// (min(floor(q·n), n−1) of the sorted values).
+func quantiles(xs []float64) map[float64]float64 {
+	s := slices.Sorted(slices.Values(xs))
+	out := make(map[float64]float64, 3)
+	for _, q := range []float64{0.5, 0.9, 0.99} {
+		out[q] = s[min(int(q*float64(len(s))), len(s)-1)]
+	}
+	return out
 }
 
 // execFamily emits m for every executor for which value says so.

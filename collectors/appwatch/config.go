@@ -31,18 +31,27 @@ type Config struct {
 	// for at most SliceTime before letting the others go.
 	Workers   int
 	SliceTime time.Duration
+	// Analysis carries the finding thresholds (--finding.*); its Interval
+	// is replaced by Interval above.
+	Analysis analysis.Config
+	// SQLMaxOperators bounds the operator label of the spark_sql_operator_*
+	// series: the operators with the most time per application, the rest
+	// summed as "other".
+	SQLMaxOperators int
 }
 
 // DefaultConfig returns the documented defaults and no directory.
 func DefaultConfig() Config {
 	return Config{
-		PollInterval:  time.Second,
-		Retention:     time.Hour,
-		MaxApps:       1000,
-		Interval:      analysis.DefaultConfig().Interval,
-		SettleTimeout: 5 * time.Minute,
-		Workers:       max(2, runtime.GOMAXPROCS(0)),
-		SliceTime:     50 * time.Millisecond,
+		PollInterval:    time.Second,
+		Retention:       time.Hour,
+		MaxApps:         1000,
+		Interval:        analysis.DefaultConfig().Interval,
+		SettleTimeout:   5 * time.Minute,
+		Workers:         max(2, runtime.GOMAXPROCS(0)),
+		SliceTime:       50 * time.Millisecond,
+		Analysis:        analysis.DefaultConfig(),
+		SQLMaxOperators: 20,
 	}
 }
 
@@ -62,6 +71,9 @@ func (c Config) validate() error {
 	}
 	if c.SettleTimeout <= 0 {
 		errs = append(errs, fmt.Errorf("--eventlog.settle-timeout %v must be positive", c.SettleTimeout))
+	}
+	if c.SQLMaxOperators <= 0 {
+		errs = append(errs, fmt.Errorf("--sql.max-operators %d must be positive", c.SQLMaxOperators))
 	}
 	return errors.Join(errs...)
 }
@@ -89,4 +101,7 @@ func declareFlags(g exporter.FlagGroup) {
 		Default(d.Interval.String()).DurationVar(&c.Interval)
 	g.Flag("eventlog.settle-timeout", "Publish an interval that still has running tasks this long after it ended.").
 		Default(d.SettleTimeout.String()).DurationVar(&c.SettleTimeout)
+	g.Flag("sql.max-operators", "Operator names kept per application in spark_sql_operator_* (by time; the rest are summed as \"other\").").
+		Default(fmt.Sprint(d.SQLMaxOperators)).IntVar(&c.SQLMaxOperators)
+	analysis.RegisterThresholdFlags(g, &c.Analysis)
 }

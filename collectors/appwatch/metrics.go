@@ -81,6 +81,17 @@ var (
 	execOutput       = metric("spark_executor_output_bytes_total", counter, "By", execLabels,
 		"Output bytes written by the executor's ended tasks.")
 
+	sqlExecutions = metric("spark_sql_executions_total", counter, "{execution}", withLabels(appLabels, "status"),
+		"SQL query executions seen, by status: running, completed or failed.")
+	sqlDuration = shared(sm.New("spark_sql_execution_duration_seconds", sm.Summary, "s", appLabels,
+		"Duration of the application's finished SQL executions (start to end), with quantiles."))
+	sqlOpTime = metric("spark_sql_operator_time_seconds_total", counter, "s", withLabels(appLabels, "operator"),
+		"Exclusive time of SQL plan operators, summed over the application's executions, by operator name (the --sql.max-operators with the most time; the rest as \"other\").")
+	sqlOpSpill = metric("spark_sql_operator_spill_bytes_total", counter, "By", withLabels(appLabels, "operator"),
+		"Bytes spilled by SQL plan operators, by operator name (bounded as spark_sql_operator_time_seconds_total).")
+	sqlOpPeakMemory = metric("spark_sql_operator_peak_memory_bytes", gauge, "By", withLabels(appLabels, "operator"),
+		"Largest peak memory of an SQL plan operator of this name in the application's executions.")
+
 	selfApps = metric("sparkglance_eventlog_apps", gauge, "{application}", []string{"state"},
 		"Application attempts followed by the event-log collector, by state: running or finished (kept for --eventlog.retention).")
 	selfBytes = metric("sparkglance_eventlog_bytes_read_total", counter, "By", nil,
@@ -110,6 +121,7 @@ func metricTable() []*Metric {
 		appIntervalEfficiency, appIntervalTimeRatio, appIntervalStart, stageActive, appFinding,
 		execCores, execActiveTasks, execTaskTime, execSpill, execIntervalSpill,
 		execShuffleRead, execShuffleWrite, execInput, execOutput,
+		sqlExecutions, sqlDuration, sqlOpTime, sqlOpSpill, sqlOpPeakMemory,
 		selfApps, selfBytes, selfEvents, selfErrors, selfLag,
 	}
 }

@@ -116,6 +116,10 @@ func scrapedSparkSeries(t *testing.T, text string) map[string]float64 {
 			for _, lp := range m.GetLabel() {
 				labels[lp.GetName()] = lp.GetValue()
 			}
+			if s := m.GetSummary(); s != nil { // OTLP carries summaries whole: compare their counts
+				out[seriesKey(name+"_count", labels)] = float64(s.GetSampleCount())
+				continue
+			}
 			out[seriesKey(name, labels)] = m.GetGauge().GetValue() + m.GetCounter().GetValue()
 		}
 	}
@@ -142,6 +146,17 @@ func latestPushed(sink *consumertest.MetricsSink) map[string]float64 {
 					dps = m.Gauge().DataPoints()
 				case pmetric.MetricTypeSum:
 					dps = m.Sum().DataPoints()
+				case pmetric.MetricTypeSummary: // compared by sample count, as scraped
+					sdps := m.Summary().DataPoints()
+					for d := range sdps.Len() {
+						labels := map[string]string{}
+						sdps.At(d).Attributes().Range(func(k string, v pcommon.Value) bool {
+							labels[k] = v.AsString()
+							return true
+						})
+						out[seriesKey(m.Name()+"_count", labels)] = float64(sdps.At(d).Count())
+					}
+					continue
 				default:
 					continue
 				}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/sparkglance/sparkglance/collectors/analysis"
+	"github.com/sparkglance/sparkglance/collectors/analysis/sqlops"
 )
 
 // appView is an immutable snapshot of one application attempt, ready to be
@@ -27,6 +28,8 @@ type appView struct {
 	activeStages [][2]string // stage_id, attempt_id
 	findings     [][3]string // kind, stage_id, executor_id (unique)
 	executors    []execView
+
+	sql sqlops.Summary // SQL executions and operators, top operators by time
 }
 
 type intervalView struct {
