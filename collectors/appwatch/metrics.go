@@ -86,7 +86,7 @@ var (
 	sqlDuration = shared(sm.New("spark_sql_execution_duration_seconds", sm.Summary, "s", appLabels,
 		"Duration of the application's finished SQL executions (start to end), with quantiles."))
 	sqlOpTime = metric("spark_sql_operator_time_seconds_total", counter, "s", withLabels(appLabels, "operator"),
-		"Exclusive time of SQL plan operators, summed over the application's executions, by operator name (the --sql.max-operators with the most time; the rest as \"other\").")
+		"Exclusive time of SQL plan operators, summed over the application's executions, by operator name (the --sql.max-operators with the most time; the rest summed as other).")
 	sqlOpSpill = metric("spark_sql_operator_spill_bytes_total", counter, "By", withLabels(appLabels, "operator"),
 		"Bytes spilled by SQL plan operators, by operator name (bounded as spark_sql_operator_time_seconds_total).")
 	sqlOpPeakMemory = metric("spark_sql_operator_peak_memory_bytes", gauge, "By", withLabels(appLabels, "operator"),
