@@ -1,0 +1,44 @@
+package promqltest
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestMetricNames(t *testing.T) {
+	for _, c := range []struct {
+		expr string
+		want []string
+	}{
+		{`spark_app_cores{app_id="a"}`, []string{"spark_app_cores"}},
+		{`sum by (app_id, app_name) (rate(spark_executor_spill_bytes_total{medium="memory"}[5m])) > 1e6`,
+			[]string{"spark_executor_spill_bytes_total"}},
+		{`a:b:c / on (app_id) group_left (app_name) max by (app_id, app_name) (spark_app_info) and x unless y`,
+			[]string{"a:b:c", "spark_app_info", "x", "y"}},
+		{`quantile by (app_id) (0.5, m > 0) >= 2.5e3`, []string{"m"}},
+		{`label_replace(up, "dst", "$1", "src", "(.*)")`, []string{"up"}},
+	} {
+		if got := MetricNames(c.expr); !slices.Equal(got, c.want) {
+			t.Errorf("MetricNames(%q) = %v, want %v", c.expr, got, c.want)
+		}
+	}
+}
+
+func TestSubstitute(t *testing.T) {
+	got := Substitute(`rate(x{app_id="$app_id"}[$__rate_interval])`)
+	if want := `rate(x{app_id="app-dummy"}[1m])`; got != want {
+		t.Errorf("Substitute = %q, want %q", got, want)
+	}
+}
+
+func TestParseDocs(t *testing.T) {
+	d := ParseDocs("| `spark_app_cores` | gauge |\n| `spark_metrics_<source>_<name>` | any |\n| `spark_x_seconds` | summary |\n")
+	for name, want := range map[string]bool{
+		"spark_app_cores": true, "spark_metrics_jvm_heap_used": true, "spark_x_seconds_count": true,
+		"spark_app_core": false, "spark_metrics_": false, "sparkglance_other": false,
+	} {
+		if got := d.Has(name); got != want {
+			t.Errorf("Has(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -1,0 +1,166 @@
+package alerts
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// RunbookBase is where every alert's runbook_url points; the anchor is the
+// lowercased alert name, a heading of docs/runbook.md.
+const RunbookBase = "https://github.com/sparkglance/sparkglance/blob/main/docs/runbook.md#"
+
+// Group is one Prometheus rule group.
+type Group struct {
+	Name  string `yaml:"name"`
+	Rules []Rule `yaml:"rules"`
+}
+
+// Rule is a recording rule (Record set) or an alerting rule (Alert set).
+type Rule struct {
+	Record      string            `yaml:"record,omitempty"`
+	Alert       string            `yaml:"alert,omitempty"`
+	Expr        string            `yaml:"expr"`
+	For         string            `yaml:"for,omitempty"`
+	Labels      map[string]string `yaml:"labels,omitempty"`
+	Annotations map[string]string `yaml:"annotations,omitempty"`
+}
+
+// Recording rule names: dashboards use them too.
+const (
+	AppCPUSecondsRate    = "app:spark_cpu_seconds:rate5m"
+	AppCoreSecondsRate   = "app:spark_core_seconds:rate5m"
+	AppCPUEfficiency     = "app:spark_cpu_efficiency:ratio_rate5m"
+	AppWastedCoreSeconds = "app:spark_wasted_core_seconds:total"
+	ExecutorSpillRate    = "executor:spark_spill_bytes:rate5m"
+	AppEnergyWh          = "app_id:spark_energy_wh:sum"
+	AppPowerWatts        = "app_id:spark_power_watts:rate1m"
+)
+
+// Groups returns the recording and alerting rules for th.
+func Groups(th Thresholds) []Group {
+	return []Group{
+		{Name: "sparkglance.rules", Rules: recordingRules()},
+		{Name: "sparkglance.alerts", Rules: alertingRules(th)},
+	}
+}
+
+func recordingRules() []Rule {
+	return []Rule{
+		{Record: AppCPUSecondsRate, Expr: `sum by (app_id, app_name) (rate(spark_executor_task_time_seconds_total{category="cpu"}[5m]))`},
+		{Record: AppCoreSecondsRate, Expr: `sum by (app_id, app_name) (rate(spark_app_core_seconds_total[5m]))`},
+		{Record: AppCPUEfficiency, Expr: AppCPUSecondsRate + " / (" + AppCoreSecondsRate + " > 0)"},
+		{Record: AppWastedCoreSeconds, Expr: `sum by (app_id, app_name) (spark_app_core_seconds_total)
+- on (app_id, app_name)
+sum by (app_id, app_name) (spark_executor_task_time_seconds_total{category="cpu"})`},
+		// Memory bytes spilled, as the analysis' spill findings count them.
+		{Record: ExecutorSpillRate, Expr: `sum without (medium) (rate(spark_executor_spill_bytes_total{medium="memory"}[5m]))`},
+		// Energy of an application summed over every node's agent.
+		{Record: AppEnergyWh, Expr: `sum by (app_id) (spark_executor_energy_joules_total) / 3600`},
+		{Record: AppPowerWatts, Expr: `sum by (app_id) (rate(spark_executor_energy_joules_total[1m]))`},
+	}
+}
+
+// running keeps applications that have not ended.
+const running = ` unless on (app_id, app_name) spark_app_end_time_seconds`
+
+func alertingRules(th Thresholds) []Rule {
+	return []Rule{
+		alert("SparkAppCpuEfficiencyLow", th.LowEfficiencyFor, "warning",
+			fmt.Sprintf("(%s < %s)\nand on (app_id, app_name) spark_app_active_tasks > 0\n%s", AppCPUEfficiency, num(th.LowEfficiency), strings.TrimSpace(running)),
+			"Spark application {{ $labels.app_name }} uses little of its CPU.",
+			fmt.Sprintf("Tasks of {{ $labels.app_name }} ({{ $labels.app_id }}) used {{ $value | humanizePercentage }} of the available cores' CPU over the last 5m (threshold %s) for %s.", pct(th.LowEfficiency), dur(th.LowEfficiencyFor))),
+		alert("SparkStageSingleCore", th.SingleCoreFor, "warning",
+			fmt.Sprintf(`max by (app_id, app_name, stage_id) (spark_stage_active)
+* on (app_id, app_name) group_left ()
+(
+  spark_app_cores >= %d
+  and on (app_id, app_name) spark_app_active_tasks == 1
+)`, th.SingleCoreMinCores),
+			"Spark stage {{ $labels.stage_id }} of {{ $labels.app_name }} runs one task at a time.",
+			fmt.Sprintf("Only one task of {{ $labels.app_name }} ({{ $labels.app_id }}) has been running for %s while {{ $value }} cores are available: the repartition(1)/coalesce(1) signature.", dur(th.SingleCoreFor))),
+		alert("SparkExecutorMemoryLow", th.UniformSpillFor, "warning",
+			fmt.Sprintf(`(
+  count by (app_id, app_name) (%[1]s > %[2]s)
+  / on (app_id, app_name)
+  count by (app_id, app_name) (spark_executor_cores > 0)
+) >= %[3]s
+and on (app_id, app_name)
+(
+  max by (app_id, app_name) (%[1]s)
+  <= on (app_id, app_name)
+  %[4]s * quantile by (app_id, app_name) (0.5, %[1]s > %[2]s)
+)`, ExecutorSpillRate, num(th.SpillMinBytesPerSecond), num(th.UniformSpillShare), num(th.UniformSpillMaxRatio)),
+			"Executors of {{ $labels.app_name }} all spill: executor memory is too small.",
+			fmt.Sprintf("{{ $value | humanizePercentage }} of the executors of {{ $labels.app_name }} ({{ $labels.app_id }}) spilled at least %sB/s over 5m, by similar amounts (largest at most %s× the median), for %s.", humanBytes(th.SpillMinBytesPerSecond), num(th.UniformSpillMaxRatio), dur(th.UniformSpillFor))),
+		alert("SparkExecutorSpillSkew", th.SkewedSpillFor, "warning",
+			`max by (app_id, app_name, stage_id, executor_id) (spark_app_finding{kind="skewed_spill"} == 1)
+* on (app_id, app_name, executor_id) group_left ()
+sum by (app_id, app_name, executor_id) (spark_executor_spill_bytes_total{medium="memory"})`,
+			"Executor {{ $labels.executor_id }} of {{ $labels.app_name }} spills far more than the others.",
+			"In stage {{ $labels.stage_id }} of {{ $labels.app_name }} ({{ $labels.app_id }}) executor {{ $labels.executor_id }} spilled at least 3× the median of the spilling executors (the analysis' skewed_spill finding); it has spilled {{ $value | humanize1024 }}B in all: its partitions are skewed."),
+		alert("SparkExecutorBlocked", th.BlockedRatioFor, "warning",
+			fmt.Sprintf(`spark_executor_blocked_ratio > %s`, num(th.BlockedRatio)),
+			"Task threads of executor {{ $labels.executor_id }} of {{ $labels.app_id }} are mostly blocked.",
+			fmt.Sprintf("{{ $value | humanizePercentage }} of the task-thread stack samples of executor {{ $labels.executor_id }} ({{ $labels.framework }} application {{ $labels.app_id }}) were not running (threshold %s, Flink's HIGH level) for %s.", pct(th.BlockedRatio), dur(th.BlockedRatioFor))),
+		alert("SparkEventLogStalled", th.EventLogLagFor, "warning",
+			fmt.Sprintf(`sparkglance_eventlog_lag_seconds > %s`, num(th.EventLogLag.Seconds())),
+			"The event log of running application {{ $labels.app_name }} stopped growing.",
+			fmt.Sprintf("The newest event of {{ $labels.app_name }} ({{ $labels.app_id }}) is {{ $value | humanizeDuration }} old (threshold %s) on {{ $labels.instance }}.", dur(th.EventLogLag))),
+		alert("SparkTargetDown", th.TargetDownFor, "warning",
+			`spark_target_up == 0`,
+			"Spark endpoint {{ $labels.target }} cannot be read.",
+			fmt.Sprintf("sparkglance on {{ $labels.instance }} has failed to read the Spark metrics endpoint or REST API at {{ $labels.target }} for %s.", dur(th.TargetDownFor))),
+		alert("SparkglanceCollectorFailing", th.CollectorFailingFor, "warning",
+			`sparkglance_scrape_collector_success == 0`,
+			"sparkglance collector {{ $labels.collector }} is failing.",
+			fmt.Sprintf("The %s collector of sparkglance on {{ $labels.instance }} has failed every scrape for %s.", "{{ $labels.collector }}", dur(th.CollectorFailingFor))),
+		alert("SparkAppEnergyBudgetExceeded", th.EnergyBudgetFor, "info",
+			fmt.Sprintf(`%s > %s`, AppEnergyWh, num(th.EnergyBudgetWh)),
+			"Spark application {{ $labels.app_id }} used more energy than its budget.",
+			fmt.Sprintf("Application {{ $labels.app_id }} has used {{ $value | printf \"%%.0f\" }} Wh over all nodes (budget %s Wh).", num(th.EnergyBudgetWh))),
+	}
+}
+
+func alert(name string, forDur time.Duration, severity, expr, summary, description string) Rule {
+	return Rule{
+		Alert:  name,
+		Expr:   expr,
+		For:    dur(forDur),
+		Labels: map[string]string{"severity": severity},
+		Annotations: map[string]string{
+			"summary":     summary,
+			"description": description,
+			"runbook_url": RunbookBase + strings.ToLower(name),
+		},
+	}
+}
+
+// dur writes a duration the way Prometheus reads it: 15m, 90s, 1h.
+func dur(d time.Duration) string {
+	switch {
+	case d%time.Hour == 0 && d > 0:
+		return strconv.FormatInt(int64(d/time.Hour), 10) + "h"
+	case d%time.Minute == 0 && d > 0:
+		return strconv.FormatInt(int64(d/time.Minute), 10) + "m"
+	default:
+		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
+	}
+}
+
+func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+func pct(f float64) string { return num(f*100) + "%" }
+
+func humanBytes(b float64) string {
+	for _, u := range []struct {
+		suffix string
+		size   float64
+	}{{"Gi", 1 << 30}, {"Mi", 1 << 20}, {"Ki", 1 << 10}} {
+		if b >= u.size {
+			return num(b/u.size) + " " + u.suffix
+		}
+	}
+	return num(b) + " "
+}

@@ -1,0 +1,53 @@
+// Command generate writes every generated file of the repository — the
+// dashboards' JSON, the Prometheus rule file, and the Kubernetes
+// PrometheusRule and dashboards ConfigMap — from the Go code (`make
+// dashboards`). Tests fail when a committed file differs from its output.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/sparkglance/sparkglance/alerts"
+	"github.com/sparkglance/sparkglance/dashboards"
+	"github.com/sparkglance/sparkglance/deploy"
+)
+
+func main() {
+	root := flag.String("root", ".", "repository root to write into")
+	flag.Parse()
+	if err := run(*root); err != nil {
+		fmt.Fprintln(os.Stderr, "generate:", err)
+		os.Exit(1)
+	}
+}
+
+func run(root string) error {
+	files := map[string][]byte{}
+	boards, err := dashboards.Files()
+	if err != nil {
+		return err
+	}
+	for _, f := range boards {
+		files[filepath.Join("dashboards", f.Name)] = f.JSON
+	}
+	th := alerts.DefaultThresholds()
+	if files[filepath.Join("alerts", alerts.RuleFile)], err = alerts.Render(th); err != nil {
+		return err
+	}
+	if files[filepath.Join("deploy", deploy.PrometheusRuleFile)], err = deploy.PrometheusRule(th); err != nil {
+		return err
+	}
+	if files[filepath.Join("deploy", deploy.DashboardsFile)], err = deploy.DashboardsConfigMap(); err != nil {
+		return err
+	}
+	for name, b := range files {
+		if err := os.WriteFile(filepath.Join(root, name), b, 0o644); err != nil {
+			return err
+		}
+		fmt.Println("wrote", name)
+	}
+	return nil
+}
