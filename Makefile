@@ -8,7 +8,7 @@ FUZZTIME  ?= 60s
 # …and this long inside `make test` (a smoke run on top of the seed corpus).
 FUZZSMOKE ?= 3s
 
-.PHONY: run analyze-demo test build lint bench fuzz docs demo-log clean
+.PHONY: run analyze-demo test build lint bench fuzz docs dashboards demo-log clean
 
 ## run: the main job on a built-in default — the exporter on a live simulated Spark application.
 run: build
@@ -37,9 +37,12 @@ lint:
 	$(GO) vet $(PKGS)
 	$(GO) tool staticcheck $(PKGS)
 
-## docs: regenerate docs/metrics.md from the metric definitions in code.
+## docs: regenerate docs/metrics.md, the dashboards, the rule file and the generated manifests from the code.
 docs:
 	$(GO) generate ./collectors/sparkmetrics/...
+	$(GO) run ./dashboards/cmd/generate
+
+dashboards: docs
 
 ## bench: speed and memory benchmarks (figures go to docs/performance.md).
 bench:
