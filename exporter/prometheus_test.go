@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 	"github.com/sparkglance/sparkglance/exporter"
 )
 
@@ -23,7 +24,7 @@ import (
 // show each collector's success, and durations that prove Prometheus'
 // timeout header bounds the slow collector.
 func TestRealPrometheusScrapes(t *testing.T) {
-	promBin := requireTool(t, "prometheus")
+	promBin := sharedtest.RequireTool(t, "prometheus")
 	cat := exporter.NewCatalog()
 	cat.Register("answer", true, factory(answerCollector{}))
 	cat.Register("failing", true, factory(failingCollector{}))
@@ -92,7 +93,7 @@ scrape_configs:
 
 // promtool's linter accepts a full scrape without a single remark.
 func TestPromtoolCheckMetrics(t *testing.T) {
-	promtool := requireTool(t, "promtool")
+	promtool := sharedtest.RequireTool(t, "promtool")
 	base := startExporter(t, testCatalog())
 	status, body := get(t, nil, base+"/metrics", http.Header{"X-Prometheus-Scrape-Timeout-Seconds": {"0.5"}})
 	if status != http.StatusOK {
@@ -157,19 +158,4 @@ func freeLoopbackAddr(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return addr
-}
-
-// requireTool mirrors collectors/internal/sharedtest.RequireTool, which
-// this package cannot import (Go's internal rule) until sharedtest moves to
-// the module's top-level internal/: skip when absent, fail under CI=true.
-func requireTool(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("tool %s not on PATH (required under CI=true)", name)
-		}
-		t.Skipf("tool %s not on PATH; skipping (set CI=true to make this fatal)", name)
-	}
-	return p
 }

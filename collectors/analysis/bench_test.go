@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/sparkglance/sparkglance/collectors/eventlog"
-	"github.com/sparkglance/sparkglance/collectors/internal/sharedtest"
+	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 )
 
 // generateApp streams a realistic application into add: executors × cores

@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/sparkglance/sparkglance/collectors/internal/sharedtest"
+	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 )
 
 // Exact quantiles use Spark's index rule min(floor(q·n), n−1): the median

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/sparkglance/sparkglance/collectors/eventlog"
-	"github.com/sparkglance/sparkglance/collectors/internal/sharedtest"
+	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 )
 
 // taskSums are computed here straight from the events, independently of

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/sparkglance/sparkglance/collectors/eventlog/simulate"
-	"github.com/sparkglance/sparkglance/collectors/internal/sharedtest"
+	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 )
 
 // A real Prometheus scrapes the exporter over the real logs plus a live

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sparkglance/sparkglance/collectors/internal/sharedtest"
+	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden-scrape.prom")

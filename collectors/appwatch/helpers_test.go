@@ -16,7 +16,7 @@ import (
 
 	"github.com/sparkglance/sparkglance/collectors/analysis"
 	"github.com/sparkglance/sparkglance/collectors/eventlog"
-	"github.com/sparkglance/sparkglance/collectors/internal/sharedtest"
+	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 )
 
 // testLogger discards unless -v.

@@ -13,7 +13,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
-	"github.com/sparkglance/sparkglance/collectors/internal/sharedtest"
+	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 )
 
 // Paths of the real logs, relative to shared/spark-events.

@@ -3,7 +3,7 @@ package eventlog
 import (
 	"testing"
 
-	"github.com/sparkglance/sparkglance/collectors/internal/sharedtest"
+	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 )
 
 // TestProgressReachesTotal: progress is reported in compressed bytes, at

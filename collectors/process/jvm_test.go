@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/prometheus/procfs"
-	"github.com/sparkglance/sparkglance/collectors/internal/sharedtest"
+	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 )
 
 const (

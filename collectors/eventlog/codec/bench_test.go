@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/sparkglance/sparkglance/collectors/internal/sharedtest"
+	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 )
 
 // benchDecode measures decoding file; SetBytes counts decompressed bytes.

@@ -6,7 +6,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/sparkglance/sparkglance/collectors/internal/sharedtest"
+	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 )
 
 // TestSparkJavaCodecs checks every decoder against files the Java codec

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sparkglance/sparkglance/collectors/internal/sharedtest"
+	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 	"github.com/sparkglance/sparkglance/collectors/jvmstack/internal/jvmtest"
 )
 

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sparkglance/sparkglance/collectors/internal/sharedtest"
+	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 )
 
 // Compile writes the Java sources into a fresh t.TempDir and compiles
