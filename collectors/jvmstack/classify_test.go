@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 	"github.com/sparkglance/sparkglance/collectors/jvmstack/threaddump"
+	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 )
 
 func TestTaskThreadNames(t *testing.T) {

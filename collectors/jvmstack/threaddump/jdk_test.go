@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 	"github.com/sparkglance/sparkglance/collectors/jvmstack/internal/jvmtest"
+	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 )
 
 // A dump printed by the installed JDK's jcmd parses without a skipped line
