@@ -109,11 +109,29 @@ func New(cfg Config) *App {
 }
 
 func (a *App) seen(t int64) {
-	if t <= 0 { // 0 means "absent" in most fields
+	if t <= 0 || !a.plausible(t) { // 0 means "absent" in most fields
 		return
 	}
 	a.firstTime = min(a.firstTime, t)
 	a.lastTime = max(a.lastTime, t)
+}
+
+// clockSlackMs is how far a timestamp may stray from the application's
+// known life before it is taken for a broken clock (and ignored for the
+// timeline): a day before the start, a month after the newest event.
+const (
+	clockSlackBeforeMs = 24 * 3600 * 1000
+	clockSlackAfterMs  = 31 * 24 * 3600 * 1000
+)
+
+// plausible tells whether t can belong to this application, judged by
+// what is known so far.
+func (a *App) plausible(t int64) bool {
+	if a.hasStart && t < a.start-clockSlackBeforeMs {
+		return false
+	}
+	newest := max(a.lastTime, a.start)
+	return newest <= 0 || t <= newest+clockSlackAfterMs
 }
 
 // Add folds one event into the analysis. Unknown event types are ignored.
@@ -161,9 +179,10 @@ func (a *App) Add(ev eventlog.Event) {
 		a.seen(e.Task.LaunchTime)
 		a.taskStart(e)
 	case *eventlog.TaskEnd:
+		placeable := a.plausible(e.Task.LaunchTime) && a.plausible(e.Task.FinishTime)
 		a.seen(e.Task.LaunchTime)
 		a.seen(e.Task.FinishTime)
-		a.taskEnd(e)
+		a.taskEnd(e, placeable)
 		a.sql.Add(e)
 	case *eventlog.StageExecutorMetrics:
 		if ex := a.execs[e.ExecutorID]; ex != nil {

@@ -20,28 +20,40 @@ func floorDiv(a, b int64) int64 {
 	return q
 }
 
-// maxBuckets bounds the timeline: a year of intervals at the configured
-// width. A value far outside it (a broken timestamp) goes to a scratch bucket
-// instead of allocating millions of intervals.
-func (t *fixedTimeline) maxBuckets() int64 { return max(maxAppSpanMs/t.w, 1) }
+// maxIntervals bounds a timeline whatever the interval width, so that memory
+// and every report stay bounded (23 days of 10 s intervals).
+const maxIntervals = 200_000
+
+// maxBuckets is the window the timeline keeps: a year of intervals at the
+// configured width, at most maxIntervals.
+func (t *fixedTimeline) maxBuckets() int64 { return min(max(maxAppSpanMs/t.w, 1), maxIntervals) }
 
 // at returns the bucket of interval k, growing the slice on either side.
+// The window slides forward: a long-running application keeps its latest
+// maxBuckets intervals; a value older than the window goes to a scratch
+// bucket that is never reported.
 func (t *fixedTimeline) at(k int64) *bucket {
-	if n := len(t.buckets); n > 0 && (k < t.k0+int64(n)-t.maxBuckets() || k >= t.k0+t.maxBuckets()) {
-		t.dropped = bucket{}
-		return &t.dropped
-	}
-	switch {
-	case len(t.buckets) == 0:
+	limit := t.maxBuckets()
+	switch n := int64(len(t.buckets)); {
+	case n == 0:
 		t.k0 = k
 		t.buckets = append(t.buckets, bucket{})
 	case k < t.k0:
+		if t.k0+n-k > limit {
+			t.dropped = bucket{}
+			return &t.dropped
+		}
 		grown := make([]bucket, int(t.k0-k)+len(t.buckets))
 		copy(grown[t.k0-k:], t.buckets)
 		t.buckets, t.k0 = grown, k
-	case k >= t.k0+int64(len(t.buckets)):
-		n := int(k - t.k0 - int64(len(t.buckets)) + 1)
-		t.buckets = append(t.buckets, make([]bucket, n)...)
+	case k >= t.k0+n:
+		if drop := k - t.k0 + 1 - limit; drop >= n {
+			t.buckets, t.k0 = t.buckets[:0], k
+		} else if drop > 0 {
+			t.buckets = append(t.buckets[:0:0], t.buckets[drop:]...)
+			t.k0 += drop
+		}
+		t.buckets = append(t.buckets, make([]bucket, int(k-t.k0)+1-len(t.buckets))...)
 	}
 	return &t.buckets[k-t.k0]
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/sparkglance/sparkglance/collectors/eventlog"
 )
@@ -326,20 +327,62 @@ func TestReportBeforeAnyEventKeepsTimelineSmall(t *testing.T) {
 	}
 }
 
-// A task with a timestamp years away from the others must not make the
-// timeline allocate intervals for the whole gap.
-func TestBrokenTimestampDoesNotExplodeTimeline(t *testing.T) {
+// Broken clocks (the reviewers' cases): an executor added at epoch 1000, a
+// first task launched at epoch 5 ms, a task dated two months ahead. None may
+// stretch the timeline, and the real tasks must still be on it.
+func TestBrokenClocksKeepTheTimelineOnTheApplication(t *testing.T) {
+	now := int64(1_700_000_000_000)
 	a := New(DefaultConfig())
-	a.Add(&eventlog.ApplicationStart{AppID: "app-1", Timestamp: 1796029200000})
-	task := func(id int64, launch int64) {
+	a.Add(&eventlog.ApplicationStart{AppID: "app", Timestamp: now})
+	a.Add(&eventlog.ExecutorAdded{ExecutorID: "1", TotalCores: 4, Timestamp: 1000})
+	task := func(id, launch, finish int64, cpuNs int64) {
 		a.Add(&eventlog.TaskEnd{Reason: eventlog.TaskEndReason{Reason: "Success"},
-			Task:    eventlog.TaskInfo{TaskID: id, ExecutorID: "1", LaunchTime: launch, FinishTime: launch + 1000},
-			Metrics: &eventlog.TaskMetrics{}})
+			Task:    eventlog.TaskInfo{TaskID: id, ExecutorID: "1", LaunchTime: launch, FinishTime: finish},
+			Metrics: &eventlog.TaskMetrics{ExecutorCPUTime: cpuNs, HasExecutorCPUTime: true}})
 	}
-	task(1, 1796029201000)
-	task(2, 1000) // 1970
-	task(3, 1796029202000)
-	if r := a.Report(); len(r.Intervals) > 400000 {
-		t.Errorf("%d intervals", len(r.Intervals))
+	task(1, 5, 10, 1e9)                                       // 1970
+	task(2, now+1000, now+5000, 4e9)                          // real
+	task(3, now+60*24*3600*1000, now+60*24*3600*1000+10, 1e9) // two months ahead
+	task(4, now+6000, now+9000, 2e9)                          // real
+	a.Add(&eventlog.ApplicationEnd{Timestamp: now + 60_000})
+	r := a.Report()
+	if len(r.Intervals) > 24*3600/10+10 {
+		t.Errorf("%d intervals for a one-minute application", len(r.Intervals))
 	}
+	var cpu float64
+	for _, iv := range r.Intervals {
+		cpu += iv.CPUSeconds
+	}
+	approx(t, "cpu seconds on the timeline", cpu, 6)
+	approx(t, "cpu seconds in totals", r.Totals.CPUSeconds, 6)
+	if r.UnplacedTasks != 2 {
+		t.Errorf("unplaced %d, want the 2 tasks with broken clocks", r.UnplacedTasks)
+	}
+	if r.End != now+60_000 {
+		t.Errorf("end %d, want the ApplicationEnd", r.End)
+	}
+}
+
+// A long-running (streaming) application keeps its latest intervals: the
+// timeline's window slides instead of growing without bound.
+func TestTimelineWindowSlides(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Interval = time.Millisecond
+	a := New(cfg)
+	a.Add(&eventlog.ApplicationStart{AppID: "app", Timestamp: 1_700_000_000_000})
+	for i := int64(0); i < 3; i++ {
+		launch := 1_700_000_000_000 + i*(maxIntervals/2)
+		a.Add(&eventlog.TaskEnd{Reason: eventlog.TaskEndReason{Reason: "Success"},
+			Task:    eventlog.TaskInfo{TaskID: i, ExecutorID: "1", LaunchTime: launch, FinishTime: launch + 1},
+			Metrics: &eventlog.TaskMetrics{ExecutorCPUTime: 1e9, HasExecutorCPUTime: true}})
+	}
+	r := a.Report()
+	if len(r.Intervals) > maxIntervals {
+		t.Fatalf("%d intervals, more than the %d window", len(r.Intervals), maxIntervals)
+	}
+	var cpu float64
+	for _, iv := range r.Intervals {
+		cpu += iv.CPUSeconds
+	}
+	approx(t, "cpu seconds of the last two tasks", cpu, 2)
 }

@@ -112,7 +112,7 @@ func (a *App) coreLives(start, end int64) []lifetime {
 	}
 	lives := make([]lifetime, 0, len(a.lifetimes)+1)
 	for _, l := range a.lifetimes {
-		if l.from <= 0 { // no timestamp: assume the application's start
+		if l.from <= 0 || !a.plausible(l.from) { // no timestamp, or a broken clock: assume the application's start
 			l.from = start
 		}
 		if l.open {
@@ -137,7 +137,12 @@ func (a *App) reportIntervals(start, end int64) []Interval {
 			from, to = min(from, l.from), max(to, l.to)
 		}
 	}
-	// A bogus timestamp must not make a timeline of millions of intervals.
+	// A bogus executor timestamp must not stretch the timeline: keep to the
+	// application's plausible life and to the timeline's window.
+	if a.hasStart {
+		from = max(from, a.start-clockSlackBeforeMs)
+	}
+	to = min(to, max(end, start)+clockSlackBeforeMs)
 	from = max(from, to-maxAppSpanMs)
 	spans := a.timeline.intervals(from, to)
 	out := make([]Interval, len(spans))

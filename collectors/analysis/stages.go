@@ -208,7 +208,9 @@ func (a *App) noteRunning(st *stage, t int64, delta int) {
 	st.lastChange = max(st.lastChange, t)
 }
 
-func (a *App) taskEnd(e *eventlog.TaskEnd) {
+// taskEnd folds a task's end into stages, executors and, when placeable
+// (its times fit the application's clock), the timeline.
+func (a *App) taskEnd(e *eventlog.TaskEnd, placeable bool) {
 	k := stageKey{e.StageID, e.StageAttemptID}
 	t := &e.Task
 	_, wasRunning := a.running[t.TaskID]
@@ -252,10 +254,11 @@ func (a *App) taskEnd(e *eventlog.TaskEnd) {
 	}
 	// A Resubmitted end repeats a task that already ended: its time and
 	// metrics were counted then.
-	// Launch Time 0 means absent, and a span of months means a broken
-	// clock: such tasks cannot be placed on the timeline.
+	// Launch Time 0 means absent, and a span of months or times far from
+	// the application's own mean a broken clock: such tasks cannot be
+	// placed on the timeline.
 	if e.Reason.Reason != "Resubmitted" {
-		if t.LaunchTime > 0 && t.FinishTime-t.LaunchTime <= maxTaskSpanMs {
+		if placeable && t.LaunchTime > 0 && t.FinishTime-t.LaunchTime <= maxTaskSpanMs {
 			a.spreadTask(e)
 		} else {
 			a.unplaced++
