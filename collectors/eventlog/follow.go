@@ -71,12 +71,16 @@ func (fo *Follower) Poll() (PollResult, error) {
 		}
 	}
 	fo.total = fo.currentTotal()
+	relisted := false
 	for fo.idx < len(fo.states) {
 		st := fo.states[fo.idx]
 		final := !fo.log.InProgress || fo.idx < len(fo.states)-1
 		err := fo.readFile(st, final)
-		if errors.Is(err, fs.ErrNotExist) && fo.log.InProgress {
-			// Renamed between the listing and the open: look again.
+		if errors.Is(err, fs.ErrNotExist) && fo.log.InProgress && !relisted && fo.refreshable() {
+			// Renamed between the listing and the open: look again, once
+			// per Poll — a file that stays missing (a dangling link) is
+			// returned as an error and tried again at the next Poll.
+			relisted = true
 			if rerr := fo.refresh(); rerr != nil {
 				return fo.result(before), rerr
 			}
@@ -196,9 +200,15 @@ func (fo *Follower) logProblem(p Problem) {
 	fo.problem(nil, p)
 }
 
+// refreshable tells whether the log's layout can change while followed:
+// Databricks directories and zips are read as they are.
+func (fo *Follower) refreshable() bool {
+	return fo.log.Layout != LayoutDatabricks && !isZipName(fo.log.Path)
+}
+
 // refresh looks at a live log's files again.
 func (fo *Follower) refresh() error {
-	if fo.log.Layout == LayoutDatabricks || isZipName(fo.log.Path) {
+	if !fo.refreshable() {
 		return nil // neither grows in a way that can be followed
 	}
 	switch fo.log.Layout {
