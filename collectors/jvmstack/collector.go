@@ -73,6 +73,11 @@ type Collector struct {
 
 	listersOnce sync.Once
 	listers     []Lister
+	// life bounds background work the collector starts itself (the private
+	// discovery agent): it ends with Run, never with the request that
+	// happened to trigger it.
+	life    context.Context
+	endLife context.CancelFunc
 
 	mu      sync.Mutex
 	targets map[string]*targetState
@@ -111,6 +116,7 @@ func NewCollector(opts Options, logger *slog.Logger) (*Collector, error) {
 	c := &Collector{opts: opts, log: logger, sampler: NewSampler(cl, opts.Window),
 		targets: map[string]*targetState{}, lastErr: map[string]string{},
 		slots: make(chan struct{}, opts.Workers)}
+	c.life, c.endLife = context.WithCancel(context.Background())
 	if len(opts.SparkUIs) > 0 {
 		c.rest = &RESTSource{UIs: opts.SparkUIs, Client: opts.HTTP}
 	}
@@ -154,7 +160,7 @@ func (c *Collector) resolveListers(ctx context.Context) []Lister {
 			if err != nil {
 				c.log.Error("process discovery unavailable; only --stacks.spark-ui targets will be sampled", "err", err)
 			} else {
-				c.wg.Go(func() { _ = agent.Run(ctx, 0) })
+				c.wg.Go(func() { _ = agent.Run(c.life, 0) })
 				c.log.Info("process collector off: running JVM discovery for the stack sampler")
 			}
 		}
@@ -171,7 +177,10 @@ func (c *Collector) resolveListers(ctx context.Context) []Lister {
 // Run samples every Interval until ctx is done, then waits for dumps in
 // flight and stops running profiles.
 func (c *Collector) Run(ctx context.Context) error {
+	stop := context.AfterFunc(ctx, c.endLife)
 	defer func() {
+		stop()
+		c.endLife()
 		c.wg.Wait()
 		if c.profiles != nil {
 			c.profiles.Close()

@@ -2,79 +2,30 @@ package jvmstack_test
 
 import (
 	"bytes"
-	"context"
-	"io"
-	"log/slog"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/alecthomas/kingpin/v2"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
+	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 	"github.com/sparkglance/sparkglance/exporter"
+	"github.com/sparkglance/sparkglance/exporter/exportertest"
 )
 
 // serve runs an exporter with the given collectors on a loopback port
 // until the test ends and returns its base URL.
 func serve(t *testing.T, collectors map[string]exporter.Collector) string {
 	t.Helper()
-	cat := exporter.NewCatalog()
-	for name, c := range collectors {
-		cat.Register(name, true, func(*slog.Logger) (exporter.Collector, error) { return c, nil })
-	}
-	app := kingpin.New("test", "")
-	cfg := exporter.AddFlags(app, cat)
-	if _, err := app.Parse([]string{"--web.listen-address=127.0.0.1:0"}); err != nil {
-		t.Fatal(err)
-	}
-	e, err := exporter.New(*cfg, cat, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	addrs, err := e.Listen()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- e.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("exporter Run: %v", err)
-			}
-		case <-time.After(15 * time.Second):
-			t.Error("exporter did not stop within 15 s")
-		}
-	})
-	return "http://" + addrs[0].String()
+	return exportertest.Start(t, exportertest.Catalog(collectors)).URL
 }
-
-var client = &http.Client{Timeout: 15 * time.Second}
 
 // do sends a request and returns status and body.
 func do(t *testing.T, method, url, body string) (int, []byte) {
 	t.Helper()
-	req, err := http.NewRequest(method, url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, url, err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, url, err)
-	}
-	return resp.StatusCode, b
+	return sharedtest.HTTPDo(t, nil, method, url, nil, body)
 }
 
 // scrape fetches and parses /metrics.

@@ -60,7 +60,7 @@ func init() {
 func checkUI(ui string) error {
 	u, err := url.Parse(ui)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("--stacks.spark-ui %q: want an http(s) URL such as http://driver:4040", ui)
+		return fmt.Errorf("--stacks.spark-ui %q: want an http(s) URL such as http://driver:4040", redactURL(ui))
 	}
 	return nil
 }

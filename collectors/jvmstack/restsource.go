@@ -104,7 +104,7 @@ func (s *RESTSource) Dump(ctx context.Context, t Target) (*threaddump.Dump, erro
 	}
 	d, err := restDump(threads)
 	if err != nil {
-		return nil, &SampleError{Reason: "rest_decode", Err: fmt.Errorf("%s%s: %w", t.UI, path, err)}
+		return nil, &SampleError{Reason: "rest_decode", Err: fmt.Errorf("%s%s: %w", redactURL(t.UI), path, err)}
 	}
 	return d, nil
 }
@@ -112,11 +112,14 @@ func (s *RESTSource) Dump(ctx context.Context, t Target) (*threaddump.Dump, erro
 // getJSON fetches ui+path and decodes it into v. Errors are SampleErrors
 // naming the URL.
 func (s *RESTSource) getJSON(ctx context.Context, ui, path string, v any) error {
-	u := strings.TrimRight(ui, "/") + path
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	raw := strings.TrimRight(ui, "/") + path
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
 	if err != nil {
-		return &SampleError{Reason: "rest_config", Err: fmt.Errorf("spark UI %q: %w", ui, err)}
+		return &SampleError{Reason: "rest_config", Err: fmt.Errorf("spark UI %q: %w", redactURL(ui), err)}
 	}
+	// Errors are logged and shown by the profiles API: never with the
+	// user:password a --stacks.spark-ui URL may carry.
+	u := req.URL.Redacted()
 	req.Header.Set("Accept", "application/json")
 	client := s.Client
 	if client == nil {
@@ -149,6 +152,17 @@ func (s *RESTSource) getJSON(ctx context.Context, ui, path string, v any) error 
 		return &SampleError{Reason: "rest_decode", Err: fmt.Errorf("GET %s: %w", u, err)}
 	}
 	return nil
+}
+
+// redactURL hides the password of a URL that may not even parse.
+func redactURL(s string) string {
+	if u, err := url.Parse(s); err == nil {
+		return u.Redacted()
+	}
+	if at := strings.LastIndex(s, "@"); at >= 0 {
+		return "…" + s[at:]
+	}
+	return s
 }
 
 func isTimeout(err error) bool {

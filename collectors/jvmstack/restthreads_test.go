@@ -1,7 +1,9 @@
 package jvmstack
 
 import (
+	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/sparkglance/sparkglance/collectors/jvmstack/threaddump"
@@ -68,5 +70,21 @@ func TestParseStackElementEdgeCases(t *testing.T) {
 	_ = json.Unmarshal([]byte(`[{"threadName":"a","threadState":"RUNNABLE","stackTrace":42}]`), &threads)
 	if _, err := restDump(threads); err == nil {
 		t.Error("a numeric stackTrace was accepted")
+	}
+}
+
+// A --stacks.spark-ui URL's password never reaches an error (errors are
+// logged and shown by the profiles API).
+func TestRESTErrorsHideCredentials(t *testing.T) {
+	s := &RESTSource{}
+	err := s.getJSON(context.Background(), "http://alice:s3cret@127.0.0.1:1", "/api/v1/applications", &struct{}{})
+	if err == nil {
+		t.Fatal("no error from a closed port")
+	}
+	if strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("error leaks the password: %v", err)
+	}
+	if !strings.Contains(err.Error(), "127.0.0.1:1") {
+		t.Errorf("error does not name the target: %v", err)
 	}
 }
