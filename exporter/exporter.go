@@ -28,6 +28,8 @@ type Exporter struct {
 	collectors []namedCollector
 	self       *prometheus.Registry // build info, Go runtime, process, promhttp
 	handler    http.Handler
+	// handlerErrors is promhttp_metric_handler_errors_total.
+	handlerErrors *prometheus.CounterVec
 	// extraRoutes are the collectors' own endpoints (see RouteProvider).
 	extraRoutes []Route
 

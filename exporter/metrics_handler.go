@@ -2,12 +2,15 @@ package exporter
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"strconv"
 	"time"
 
+	"github.com/klauspost/compress/gzhttp"
+	"github.com/klauspost/compress/gzip"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
@@ -31,10 +34,22 @@ func (e *Exporter) metricsHandler() http.Handler {
 		ErrorLog:      slog.NewLogLogger(e.logger.Handler(), slog.LevelError),
 		ErrorHandling: promhttp.ContinueOnError,
 		Registry:      e.self, // counts promhttp_metric_handler_errors_total
+		// gzhttp below compresses, faster than promhttp's default gzip.
+		DisableCompression: true,
 	}
 	// Registers promhttp_metric_handler_errors_total now rather than at the
-	// first scrape, so an OTLP push before any scrape carries it too.
+	// first scrape, so an OTLP push before any scrape carries it too; the
+	// text fast path counts its errors in the same counter.
+	e.handlerErrors = newHandlerErrors()
+	if err := e.self.Register(e.handlerErrors); err != nil {
+		var are prometheus.AlreadyRegisteredError
+		if !errors.As(err, &are) {
+			panic(err) // a constant, valid collector
+		}
+		e.handlerErrors = are.ExistingCollector.(*prometheus.CounterVec)
+	}
 	promhttp.HandlerFor(e.self, opts)
+	fast := e.hasFamilyCollector()
 	// promhttp's own MaxRequestsInFlight is per handler, and a handler is
 	// built per request here, so the limit is kept across requests instead.
 	var inFlight chan struct{}
@@ -54,9 +69,31 @@ func (e *Exporter) metricsHandler() http.Handler {
 		}
 		ctx, cancel := e.scrapeContext(r)
 		defer cancel()
+		if format, ok := textFormat(r); ok && fast {
+			e.serveText(w, r, ctx, format)
+			return
+		}
 		promhttp.HandlerFor(e.Gatherer(ctx), opts).ServeHTTP(w, r)
 	})
-	return promhttp.InstrumentMetricHandler(e.self, perRequest)
+	// Level 1 compresses a 33 MB scrape in ~16 ms (promhttp's default
+	// level: ~100 ms) to 1.25 MB instead of 1.0 MB.
+	compress, err := gzhttp.NewWrapper(gzhttp.CompressionLevel(gzip.BestSpeed))
+	if err != nil {
+		panic(err) // constant, valid options
+	}
+	return promhttp.InstrumentMetricHandler(e.self, compress(perRequest))
+}
+
+// newHandlerErrors is promhttp's own error counter, which promhttp then
+// reuses (it adopts an already registered identical collector).
+func newHandlerErrors() *prometheus.CounterVec {
+	c := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "promhttp_metric_handler_errors_total",
+		Help: "Total number of internal errors encountered by the promhttp metric handler.",
+	}, []string{"cause"})
+	c.WithLabelValues("gathering")
+	c.WithLabelValues("encoding")
+	return c
 }
 
 // scrapeContext derives the collectors' deadline from Prometheus' timeout

@@ -37,6 +37,11 @@ type scrape struct {
 	ctx        context.Context
 	collectors []namedCollector
 	logger     *slog.Logger
+	// asFamilies asks FamilyCollectors for families, kept in ready,
+	// instead of metrics sent through the registry.
+	asFamilies bool
+	mu         sync.Mutex
+	ready      []Family
 }
 
 // Describe sends nothing: collectors' metric sets vary (applications come
@@ -54,11 +59,21 @@ func (s *scrape) Collect(ch chan<- prometheus.Metric) {
 
 func (s *scrape) execute(nc namedCollector, ch chan<- prometheus.Metric) {
 	start := time.Now()
-	metrics, err := updateWithin(s.ctx, nc.collector)
-	took := time.Since(start)
-	for _, m := range metrics {
-		ch <- m
+	var err error
+	if fc, ok := nc.collector.(FamilyCollector); ok && s.asFamilies {
+		var families []Family
+		families, err = familiesWithin(s.ctx, fc)
+		s.mu.Lock()
+		s.ready = append(s.ready, families...)
+		s.mu.Unlock()
+	} else {
+		var metrics []prometheus.Metric
+		metrics, err = updateWithin(s.ctx, nc.collector)
+		for _, m := range metrics {
+			ch <- m
+		}
 	}
+	took := time.Since(start)
 	success := 1.0
 	if err != nil {
 		success = 0
@@ -95,6 +110,31 @@ func updateWithin(ctx context.Context, c Collector) ([]prometheus.Metric, error)
 			}()
 			return nil, fmt.Errorf("scrape deadline: %w", context.Cause(ctx))
 		}
+	}
+}
+
+// familiesWithin is updateWithin for a FamilyCollector's Families.
+func familiesWithin(ctx context.Context, c FamilyCollector) ([]Family, error) {
+	type result struct {
+		families []Family
+		err      error
+	}
+	done := make(chan result, 1)
+	go func() {
+		var r result
+		defer func() {
+			if p := recover(); p != nil {
+				r = result{err: fmt.Errorf("collector panicked: %v", p)}
+			}
+			done <- r
+		}()
+		r.families, r.err = c.Families(ctx)
+	}()
+	select {
+	case r := <-done:
+		return r.families, r.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("scrape deadline: %w", context.Cause(ctx))
 	}
 }
 

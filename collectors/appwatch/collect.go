@@ -20,6 +20,30 @@ func (w *Watcher) Update(ctx context.Context, ch chan<- prometheus.Metric) error
 	tracked := w.snapshot()
 	views := latestAttempts(tracked)
 	now := time.Now()
+	apps := make([]appPairs, len(views))
+	for i, v := range views {
+		apps[i] = newAppPairs(v)
+	}
+	send := func(m prometheus.Metric) { ch <- m }
+	// Family by family, each in the registry's sort order, which makes its
+	// sort of a big scrape linear.
+	for _, f := range families {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		for i := range apps {
+			f.emit(send, &apps[i], now)
+		}
+	}
+	for _, m := range w.selfMetrics(tracked) {
+		ch <- m
+	}
+	return nil
+}
+
+// selfMetrics are the collector's own figures: applications by state,
+// bytes and events read, errors by reason.
+func (w *Watcher) selfMetrics(tracked []*trackedApp) []prometheus.Metric {
 	running, finished := 0.0, 0.0
 	for _, a := range tracked {
 		if a.view.Load() == nil {
@@ -31,24 +55,12 @@ func (w *Watcher) Update(ctx context.Context, ch chan<- prometheus.Metric) error
 			finished++
 		}
 	}
-	apps := make([]appPairs, len(views))
-	for i, v := range views {
-		apps[i] = newAppPairs(v)
+	out := []prometheus.Metric{
+		prometheus.MustNewConstMetric(selfApps.Desc(), gauge, running, "running"),
+		prometheus.MustNewConstMetric(selfApps.Desc(), gauge, finished, "finished"),
+		prometheus.MustNewConstMetric(selfBytes.Desc(), counter, float64(w.stats.bytes.Load())),
+		prometheus.MustNewConstMetric(selfEvents.Desc(), counter, float64(w.stats.events.Load())),
 	}
-	// Family by family, each in the registry's sort order, which makes its
-	// sort of a big scrape linear.
-	for _, emit := range families {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		for i := range apps {
-			emit(ch, &apps[i], now)
-		}
-	}
-	ch <- prometheus.MustNewConstMetric(selfApps.Desc(), gauge, running, "running")
-	ch <- prometheus.MustNewConstMetric(selfApps.Desc(), gauge, finished, "finished")
-	ch <- prometheus.MustNewConstMetric(selfBytes.Desc(), counter, float64(w.stats.bytes.Load()))
-	ch <- prometheus.MustNewConstMetric(selfEvents.Desc(), counter, float64(w.stats.events.Load()))
 	w.stats.mu.Lock()
 	errs := make(map[string]float64, len(w.stats.errors))
 	for k, v := range w.stats.errors {
@@ -56,9 +68,9 @@ func (w *Watcher) Update(ctx context.Context, ch chan<- prometheus.Metric) error
 	}
 	w.stats.mu.Unlock()
 	for reason, n := range errs {
-		ch <- prometheus.MustNewConstMetric(selfErrors.Desc(), counter, n, reason)
+		out = append(out, prometheus.MustNewConstMetric(selfErrors.Desc(), counter, n, reason))
 	}
-	return nil
+	return out
 }
 
 // latestAttempts keeps, per application id, the view of the attempt that
@@ -125,114 +137,125 @@ func newAppPairs(v *appView) appPairs {
 	return p
 }
 
-func (p *appPairs) send(ch chan<- prometheus.Metric, m *Metric, val float64, extra ...*dto.LabelPair) {
-	ch <- m.newSample(val, append([]*dto.LabelPair{p.id, p.name}, extra...)...)
+func (p *appPairs) send(ch sink, m *Metric, val float64, extra ...*dto.LabelPair) {
+	ch(m.newSample(val, append([]*dto.LabelPair{p.id, p.name}, extra...)...))
+}
+
+// sink receives one application's series of a family.
+type sink func(prometheus.Metric)
+
+// family is one per-application metric family and how to emit an
+// application's series of it. Only the lag depends on the clock (now).
+type family struct {
+	m     *Metric
+	emit  func(ch sink, p *appPairs, now time.Time)
+	clock bool
 }
 
 // families emit one metric family each for one application, in the order
 // of the label values sorted by label name (category < executor_id <
 // medium; failed < killed < success; …).
-var families = []func(ch chan<- prometheus.Metric, p *appPairs, now time.Time){
-	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+var families = []family{
+	{m: appInfo, emit: func(ch sink, p *appPairs, _ time.Time) {
 		v := p.v
 		p.send(ch, appInfo, 1, labelPair("spark_version", v.sparkVersion), labelPair("user", v.user), labelPair("attempt_id", v.attemptID))
-	},
-	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) { p.send(ch, appStart, p.v.start) },
-	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+	}},
+	{m: appStart, emit: func(ch sink, p *appPairs, _ time.Time) { p.send(ch, appStart, p.v.start) }},
+	{m: appEnd, emit: func(ch sink, p *appPairs, _ time.Time) {
 		if p.v.ended {
 			p.send(ch, appEnd, p.v.end)
 		}
-	},
-	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) { p.send(ch, appCores, p.v.cores) },
-	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+	}},
+	{m: appCores, emit: func(ch sink, p *appPairs, _ time.Time) { p.send(ch, appCores, p.v.cores) }},
+	{m: appCoreSeconds, emit: func(ch sink, p *appPairs, _ time.Time) {
 		p.send(ch, appCoreSeconds, p.v.coreSeconds)
-	},
-	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+	}},
+	{m: appActiveTasks, emit: func(ch sink, p *appPairs, _ time.Time) {
 		p.send(ch, appActiveTasks, p.v.activeTasks)
-	},
-	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+	}},
+	{m: appTasks, emit: func(ch sink, p *appPairs, _ time.Time) {
 		for _, status := range [...]string{"failed", "killed", "success"} {
 			p.send(ch, appTasks, p.v.tasks[statusIndex[status]], statusPairs[status])
 		}
-	},
-	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+	}},
+	{m: appIntervalEfficiency, emit: func(ch sink, p *appPairs, _ time.Time) {
 		if iv := p.v.interval; iv != nil {
 			p.send(ch, appIntervalEfficiency, iv.efficiency)
 		}
-	},
-	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+	}},
+	{m: appIntervalTimeRatio, emit: func(ch sink, p *appPairs, _ time.Time) {
 		if iv := p.v.interval; iv != nil {
 			for _, c := range [...]string{"cpu", "gc", "serde", "shuffle"} {
 				p.send(ch, appIntervalTimeRatio, iv.ratios[ratioIndex[c]], ratioPairs[c])
 			}
 		}
-	},
-	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+	}},
+	{m: appIntervalStart, emit: func(ch sink, p *appPairs, _ time.Time) {
 		if iv := p.v.interval; iv != nil {
 			p.send(ch, appIntervalStart, iv.start)
 		}
-	},
-	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+	}},
+	{m: stageActive, emit: func(ch sink, p *appPairs, _ time.Time) {
 		for _, s := range p.v.activeStages {
 			p.send(ch, stageActive, 1, labelPair("stage_id", s[0]), labelPair("attempt_id", s[1]))
 		}
-	},
-	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+	}},
+	{m: appFinding, emit: func(ch sink, p *appPairs, _ time.Time) {
 		for _, f := range p.v.findings {
 			p.send(ch, appFinding, 1, labelPair("kind", f[0]), labelPair("stage_id", f[1]), labelPair("executor_id", f[2]))
 		}
-	},
-	func(ch chan<- prometheus.Metric, p *appPairs, now time.Time) {
+	}},
+	{m: selfLag, clock: true, emit: func(ch sink, p *appPairs, now time.Time) {
 		if v := p.v; v.running && v.lastEventMs > 0 {
 			p.send(ch, selfLag, max(0, float64(now.UnixMilli()-v.lastEventMs)/1e3))
 		}
-	},
+	}},
 	execFamily(execCores, func(e *execView) (float64, bool) { return e.cores, e.live }),
 	execFamily(execActiveTasks, func(e *execView) (float64, bool) { return e.activeTasks, e.live }),
-	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+	{m: execTaskTime, emit: func(ch sink, p *appPairs, _ time.Time) {
 		for _, c := range [...]string{"cpu", "gc", "run", "serde", "shuffle"} {
 			for i := range p.v.executors {
 				e := &p.v.executors[i]
-				ch <- execTaskTime.newSample(e.totals.taskTime[taskTimeIndex[c]], p.id, p.name, p.execs[i], taskTimePairs[c])
+				ch(execTaskTime.newSample(e.totals.taskTime[taskTimeIndex[c]], p.id, p.name, p.execs[i], taskTimePairs[c]))
 			}
 		}
-	},
-	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+	}},
+	{m: execSpill, emit: func(ch sink, p *appPairs, _ time.Time) {
 		for i := range p.v.executors {
 			t := &p.v.executors[i].totals
-			ch <- execSpill.newSample(t.diskSpill, p.id, p.name, p.execs[i], mediumPairs["disk"])
-			ch <- execSpill.newSample(t.memSpill, p.id, p.name, p.execs[i], mediumPairs["memory"])
+			ch(execSpill.newSample(t.diskSpill, p.id, p.name, p.execs[i], mediumPairs["disk"]))
+			ch(execSpill.newSample(t.memSpill, p.id, p.name, p.execs[i], mediumPairs["memory"]))
 		}
-	},
-	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+	}},
+	{m: execIntervalSpill, emit: func(ch sink, p *appPairs, _ time.Time) {
 		iv := p.v.interval
 		if iv == nil {
 			return
 		}
 		for i := range p.v.executors {
 			s := iv.spill[p.v.executors[i].id]
-			ch <- execIntervalSpill.newSample(s[1], p.id, p.name, p.execs[i], mediumPairs["disk"])
-			ch <- execIntervalSpill.newSample(s[0], p.id, p.name, p.execs[i], mediumPairs["memory"])
+			ch(execIntervalSpill.newSample(s[1], p.id, p.name, p.execs[i], mediumPairs["disk"]))
+			ch(execIntervalSpill.newSample(s[0], p.id, p.name, p.execs[i], mediumPairs["memory"]))
 		}
-	},
+	}},
 	execFamily(execShuffleRead, func(e *execView) (float64, bool) { return e.totals.shuffleRead, true }),
 	execFamily(execShuffleWrite, func(e *execView) (float64, bool) { return e.totals.shuffleW, true }),
 	execFamily(execInput, func(e *execView) (float64, bool) { return e.totals.input, true }),
 	execFamily(execOutput, func(e *execView) (float64, bool) { return e.totals.output, true }),
-	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+	{m: sqlExecutions, emit: func(ch sink, p *appPairs, _ time.Time) {
 		for _, status := range sqlStatuses {
 			if n, ok := p.v.sql.ExecutionsByStatus[status]; ok {
 				p.send(ch, sqlExecutions, float64(n), labelPair("status", strings.ToLower(status)))
 			}
 		}
-	},
-	func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+	}},
+	{m: sqlDuration, emit: func(ch sink, p *appPairs, _ time.Time) {
 		d := p.v.sql.DurationsSeconds
 		if len(d) == 0 {
 			return
 		}
-		ch <- prometheus.MustNewConstSummary(sqlDuration.Desc(), uint64(len(d)), sum(d), quantiles(d), p.v.appID, p.v.appName)
-	},
+		ch(prometheus.MustNewConstSummary(sqlDuration.Desc(), uint64(len(d)), sum(d), quantiles(d), p.v.appID, p.v.appName))
+	}},
 	sqlOperatorFamily(sqlOpTime, func(o *sqlops.OperatorTotals) float64 { return o.TimeSeconds }),
 	sqlOperatorFamily(sqlOpSpill, func(o *sqlops.OperatorTotals) float64 { return o.SpillBytes }),
 	sqlOperatorFamily(sqlOpPeakMemory, func(o *sqlops.OperatorTotals) float64 { return o.PeakMemoryBytes }),
@@ -242,13 +265,13 @@ var families = []func(ch chan<- prometheus.Metric, p *appPairs, now time.Time){
 var sqlStatuses = []string{sqlops.StatusCompleted, sqlops.StatusFailed, sqlops.StatusRunning}
 
 // sqlOperatorFamily emits m for each of the application's top operators.
-func sqlOperatorFamily(m *Metric, value func(*sqlops.OperatorTotals) float64) func(chan<- prometheus.Metric, *appPairs, time.Time) {
-	return func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+func sqlOperatorFamily(m *Metric, value func(*sqlops.OperatorTotals) float64) family {
+	return family{m: m, emit: func(ch sink, p *appPairs, _ time.Time) {
 		ops := p.v.sql.Operators
 		for i := range ops {
 			p.send(ch, m, value(&ops[i]), labelPair("operator", ops[i].Operator))
 		}
-	}
+	}}
 }
 
 func sum(xs []float64) float64 {
@@ -271,14 +294,14 @@ func quantiles(xs []float64) map[float64]float64 {
 }
 
 // execFamily emits m for every executor for which value says so.
-func execFamily(m *Metric, value func(*execView) (float64, bool)) func(chan<- prometheus.Metric, *appPairs, time.Time) {
-	return func(ch chan<- prometheus.Metric, p *appPairs, _ time.Time) {
+func execFamily(m *Metric, value func(*execView) (float64, bool)) family {
+	return family{m: m, emit: func(ch sink, p *appPairs, _ time.Time) {
 		for i := range p.v.executors {
 			if v, ok := value(&p.v.executors[i]); ok {
-				ch <- m.newSample(v, p.id, p.name, p.execs[i])
+				ch(m.newSample(v, p.id, p.name, p.execs[i]))
 			}
 		}
-	}
+	}}
 }
 
 var (

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/sparkglance/sparkglance/collectors/analysis"
@@ -30,6 +31,11 @@ type appView struct {
 	executors    []execView
 
 	sql sqlops.Summary // SQL executions and operators, top operators by time
+
+	// The view's series in the text format, encoded at the first scrape
+	// that needs them (families.go).
+	renderOnce sync.Once
+	text       *renderedView
 }
 
 type intervalView struct {

@@ -1,0 +1,168 @@
+package appwatch
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+
+	sm "github.com/sparkglance/sparkglance/collectors/sparkmetrics"
+	"github.com/sparkglance/sparkglance/exporter"
+)
+
+var _ exporter.FamilyCollector = (*Watcher)(nil)
+
+// Families is Update for the exporter's text fast path: the series of each
+// application's view are encoded once per view (views are immutable and
+// replaced when the application changes), so a scrape mostly copies text.
+func (w *Watcher) Families(ctx context.Context) ([]exporter.Family, error) {
+	tracked := w.snapshot()
+	views := latestAttempts(tracked)
+	now := time.Now()
+	texts := make([]*renderedView, len(views))
+	for i, v := range views {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		texts[i] = v.rendered()
+	}
+	var out []exporter.Family
+	for fi, f := range families {
+		if f.clock {
+			var ms []*dto.Metric
+			for _, v := range views {
+				p := appPairs{v: v, id: labelPair("app_id", v.appID), name: labelPair("app_name", v.appName)}
+				ms = append(ms, seriesOf(f, &p, now)...)
+			}
+			out = appendFamily(out, f.m, ms)
+			continue
+		}
+		var chunks [][]byte
+		for _, t := range texts {
+			if c := t.family(fi); len(c) > 0 {
+				chunks = append(chunks, c)
+			}
+		}
+		if len(chunks) == 0 {
+			continue
+		}
+		out = append(out, exporter.Family{Name: f.m.Name, Help: f.m.Help, Type: dtoType(f.m), Text: chunks,
+			Metrics: func() []*dto.Metric {
+				var all []*dto.Metric
+				for _, v := range views {
+					p := newAppPairs(v)
+					all = append(all, seriesOf(f, &p, now)...)
+				}
+				return all
+			}})
+	}
+	self := map[*Metric][]*dto.Metric{}
+	for _, m := range w.selfMetrics(tracked) {
+		d := &dto.Metric{}
+		if err := m.Write(d); err != nil {
+			return nil, err
+		}
+		def := selfByDesc[m.Desc()]
+		self[def] = append(self[def], d)
+	}
+	for _, def := range []*Metric{selfApps, selfBytes, selfEvents, selfErrors} {
+		ms := self[def]
+		slices.SortStableFunc(ms, exporter.CompareSeries)
+		out = appendFamily(out, def, ms)
+	}
+	return out, nil
+}
+
+var selfByDesc = map[*prometheus.Desc]*Metric{
+	selfApps.Desc(): selfApps, selfBytes.Desc(): selfBytes, selfEvents.Desc(): selfEvents, selfErrors.Desc(): selfErrors,
+}
+
+// appendFamily encodes ms, if any, as a family of m.
+func appendFamily(out []exporter.Family, m *Metric, ms []*dto.Metric) []exporter.Family {
+	if len(ms) == 0 {
+		return out
+	}
+	var buf bytes.Buffer
+	if err := encodeSamples(&buf, m, ms); err != nil {
+		panic(err) // series built here from valid names and values
+	}
+	return append(out, exporter.Family{Name: m.Name, Help: m.Help, Type: dtoType(m),
+		Text: [][]byte{buf.Bytes()}, Metrics: func() []*dto.Metric { return ms }})
+}
+
+// renderedView is one view's non-clock families in the text format.
+type renderedView struct {
+	text []byte
+	offs []int // family i is text[offs[i]:offs[i+1]]
+}
+
+func (r *renderedView) family(i int) []byte { return r.text[r.offs[i]:r.offs[i+1]] }
+
+// rendered encodes v's series once; later scrapes reuse the text.
+func (v *appView) rendered() *renderedView {
+	v.renderOnce.Do(func() {
+		p := newAppPairs(v)
+		var buf bytes.Buffer
+		offs := make([]int, len(families)+1)
+		for i, f := range families {
+			offs[i] = buf.Len()
+			if f.clock {
+				continue
+			}
+			if ms := seriesOf(f, &p, time.Time{}); len(ms) > 0 {
+				if err := encodeSamples(&buf, f.m, ms); err != nil {
+					panic(err) // series built here from valid names and values
+				}
+			}
+		}
+		offs[len(families)] = buf.Len()
+		v.text = &renderedView{text: buf.Bytes(), offs: offs}
+	})
+	return v.text
+}
+
+// seriesOf is one application's series of f, sorted as the registry sorts
+// them; a repeated label set keeps its first series, as the registry
+// would refuse the second.
+func seriesOf(f family, p *appPairs, now time.Time) []*dto.Metric {
+	var ms []*dto.Metric
+	f.emit(func(m prometheus.Metric) {
+		d := &dto.Metric{}
+		if err := m.Write(d); err == nil {
+			ms = append(ms, d)
+		}
+	}, p, now)
+	slices.SortStableFunc(ms, exporter.CompareSeries)
+	return slices.CompactFunc(ms, func(a, b *dto.Metric) bool { return exporter.CompareSeries(a, b) == 0 })
+}
+
+// encodeSamples appends ms' sample lines in the text format, without the
+// HELP and TYPE lines, which the exporter writes once per family.
+func encodeSamples(buf *bytes.Buffer, m *Metric, ms []*dto.Metric) error {
+	var one bytes.Buffer
+	if _, err := expfmt.MetricFamilyToText(&one, &dto.MetricFamily{Name: &m.Name, Type: dtoType(m).Enum(), Metric: ms}); err != nil {
+		return fmt.Errorf("%s: %w", m.Name, err)
+	}
+	// Without Help, the first line is the TYPE line.
+	header, samples, ok := bytes.Cut(one.Bytes(), []byte("\n"))
+	if !ok || !bytes.HasPrefix(header, []byte("# TYPE ")) {
+		return fmt.Errorf("%s: unexpected text encoding %q", m.Name, header)
+	}
+	buf.Write(samples)
+	return nil
+}
+
+func dtoType(m *Metric) dto.MetricType {
+	switch m.Type {
+	case sm.Counter:
+		return dto.MetricType_COUNTER
+	case sm.Summary:
+		return dto.MetricType_SUMMARY
+	}
+	return dto.MetricType_GAUGE
+}
