@@ -16,6 +16,7 @@ import (
 	"github.com/sparkglance/sparkglance/alerts"
 	"github.com/sparkglance/sparkglance/alerts/promqltest"
 	"github.com/sparkglance/sparkglance/collectors/sharedtest"
+	"github.com/sparkglance/sparkglance/collectors/sharedtest/promtest"
 )
 
 // The committed rule file must be what the code renders: CI fails when
@@ -145,7 +146,7 @@ func TestEveryAlertIsComplete(t *testing.T) {
 // Every expression parses in a real Prometheus and reads only documented
 // metrics or recording rules.
 func TestRuleExpressionsAreValid(t *testing.T) {
-	srv := promqltest.Start(t, promqltest.MinimalConfig, nil)
+	srv := promtest.Start(t, promtest.MinimalConfig, nil)
 	var exprs []promqltest.Expr
 	var recorded []string
 	for _, g := range alerts.Groups(alerts.DefaultThresholds()) {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/sparkglance/sparkglance/alerts"
 	"github.com/sparkglance/sparkglance/alerts/promqltest"
+	"github.com/sparkglance/sparkglance/collectors/sharedtest/promtest"
 	"github.com/sparkglance/sparkglance/dashboards"
 )
 
@@ -167,7 +168,7 @@ func TestPanelsHaveIDsAndRefIDs(t *testing.T) {
 // Every PromQL expression (panels and variables) parses in a real
 // Prometheus and names only documented metrics or recording rules.
 func TestQueriesAreValidAndDocumented(t *testing.T) {
-	srv := promqltest.Start(t, promqltest.MinimalConfig, nil)
+	srv := promtest.Start(t, promtest.MinimalConfig, nil)
 	var recorded []string
 	for _, g := range alerts.Groups(alerts.DefaultThresholds()) {
 		for _, r := range g.Rules {

@@ -17,6 +17,7 @@ import (
 	"github.com/sparkglance/sparkglance/alerts"
 	"github.com/sparkglance/sparkglance/alerts/promqltest"
 	"github.com/sparkglance/sparkglance/collectors/sharedtest"
+	"github.com/sparkglance/sparkglance/collectors/sharedtest/promtest"
 	"github.com/sparkglance/sparkglance/dashboards"
 )
 
@@ -53,9 +54,9 @@ func TestEndToEndDemo(t *testing.T) {
 	// sparkglance, built from this tree.
 	dir := t.TempDir()
 	bin := buildSparkglance(t)
-	sgAddr := promqltest.FreeAddr(t)
+	sgAddr := sharedtest.FreeLoopbackAddr(t)
 	startProcess(t, dir, "sparkglance", bin, "serve", "--demo", "--web.listen-address="+sgAddr)
-	promqltest.WaitReady(t, "http://"+sgAddr+"/-/ready", 30*time.Second, filepath.Join(dir, "sparkglance.log"))
+	promtest.WaitReady(t, "http://"+sgAddr+"/-/ready", 30*time.Second, filepath.Join(dir, "sparkglance.log"))
 
 	// A webhook receiver and a real Alertmanager in front of it.
 	hook := &webhook{firing: map[string]bool{}}
@@ -75,10 +76,10 @@ receivers:
 	if err := os.WriteFile(filepath.Join(dir, "alertmanager.yml"), []byte(amConfig), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	amAddr := promqltest.FreeAddr(t)
+	amAddr := sharedtest.FreeLoopbackAddr(t)
 	startProcess(t, dir, "alertmanager", alertmanagerBin, "--config.file="+filepath.Join(dir, "alertmanager.yml"),
 		"--storage.path="+filepath.Join(dir, "am"), "--web.listen-address="+amAddr, "--cluster.listen-address=")
-	promqltest.WaitReady(t, "http://"+amAddr+"/-/ready", 30*time.Second, filepath.Join(dir, "alertmanager.log"))
+	promtest.WaitReady(t, "http://"+amAddr+"/-/ready", 30*time.Second, filepath.Join(dir, "alertmanager.log"))
 
 	// Prometheus with the shipped rules; the demo compresses a job into
 	// three minutes, so only the alerts' `for` shrinks.
@@ -99,7 +100,7 @@ scrape_configs:
     static_configs:
       - targets: ["%s"]
 `, amAddr, sgAddr)
-	prom := promqltest.Start(t, promConfig, map[string][]byte{"rules.yml": rules})
+	prom := promtest.Start(t, promConfig, map[string][]byte{"rules.yml": rules})
 
 	queries := demoQueries(t)
 	hadData := map[string]bool{}
@@ -187,7 +188,7 @@ func demoQueries(t *testing.T) []promqltest.Expr {
 }
 
 // currentApp is the demo's latest application id.
-func currentApp(prom *promqltest.Server) string {
+func currentApp(prom *promtest.Server) string {
 	r, err := prom.Query(`topk(1, spark_app_start_time_seconds)`)
 	if err != nil || len(r.Result) == 0 {
 		return ""

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/sparkglance/sparkglance/exporter"
+	"github.com/sparkglance/sparkglance/exporter/exportertest"
 )
 
 var discard = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -17,7 +18,7 @@ var discard = slog.New(slog.NewTextHandler(io.Discard, nil))
 // enabledAfter parses args and returns which collectors a gather runs.
 func enabledAfter(t *testing.T, cat *exporter.Catalog, args ...string) []string {
 	t.Helper()
-	cfg := parseConfig(t, cat, args...)
+	cfg := exportertest.ParseConfig(t, cat, args...)
 	e, err := exporter.New(*cfg, cat, discard)
 	if err != nil {
 		t.Fatal(err)
@@ -42,9 +43,9 @@ func enabledAfter(t *testing.T, cat *exporter.Catalog, args ...string) []string 
 func TestCollectorFlags(t *testing.T) {
 	newCat := func() *exporter.Catalog {
 		cat := exporter.NewCatalog()
-		cat.Register("alpha", true, factory(sourceCollector("alpha")))
-		cat.Register("beta", false, factory(sourceCollector("beta")), exporter.WithHelp("Beta, off by default."))
-		cat.Register("gamma", true, factory(sourceCollector("gamma")))
+		cat.Register("alpha", true, exportertest.Fixed(sourceCollector("alpha")))
+		cat.Register("beta", false, exportertest.Fixed(sourceCollector("beta")), exporter.WithHelp("Beta, off by default."))
+		cat.Register("gamma", true, exportertest.Fixed(sourceCollector("gamma")))
 		return cat
 	}
 	cases := []struct {
@@ -90,7 +91,7 @@ func TestFactoryErrorStopsNew(t *testing.T) {
 	cat.Register("broken", true, func(*slog.Logger) (exporter.Collector, error) {
 		return nil, errors.New("no such directory /nowhere")
 	})
-	cfg := parseConfig(t, cat)
+	cfg := exportertest.ParseConfig(t, cat)
 	_, err := exporter.New(*cfg, cat, discard)
 	if err == nil || !strings.Contains(err.Error(), "collector broken: no such directory /nowhere") {
 		t.Errorf("New error = %v, want it to name the collector and the cause", err)
@@ -108,20 +109,20 @@ func TestRegisterRejectsProgrammingErrors(t *testing.T) {
 		f()
 	}
 	cat := exporter.NewCatalog()
-	cat.Register("ok", true, factory(answerCollector{}))
-	mustPanic("duplicate", func() { cat.Register("ok", true, factory(answerCollector{})) })
-	mustPanic("bad name", func() { cat.Register("Event-Log", true, factory(answerCollector{})) })
+	cat.Register("ok", true, exportertest.Fixed(answerCollector{}))
+	mustPanic("duplicate", func() { cat.Register("ok", true, exportertest.Fixed(answerCollector{})) })
+	mustPanic("bad name", func() { cat.Register("Event-Log", true, exportertest.Fixed(answerCollector{})) })
 	mustPanic("nil factory", func() { cat.Register("nil", true, nil) })
-	parseConfig(t, cat)
-	mustPanic("after flags", func() { cat.Register("late", true, factory(answerCollector{})) })
+	exportertest.ParseConfig(t, cat)
+	mustPanic("after flags", func() { cat.Register("late", true, exportertest.Fixed(answerCollector{})) })
 }
 
 // Gatherer runs collectors under the given context: an already expired one
 // fails a collector that waits.
 func TestGathererHonoursContext(t *testing.T) {
 	cat := exporter.NewCatalog()
-	cat.Register("slow", true, factory(slowCollector{}))
-	cfg := parseConfig(t, cat)
+	cat.Register("slow", true, exportertest.Fixed(slowCollector{}))
+	cfg := exportertest.ParseConfig(t, cat)
 	e, err := exporter.New(*cfg, cat, discard)
 	if err != nil {
 		t.Fatal(err)

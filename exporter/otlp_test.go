@@ -18,7 +18,9 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 	"github.com/sparkglance/sparkglance/exporter"
+	"github.com/sparkglance/sparkglance/exporter/exportertest"
 )
 
 // push is one export request as a receiver saw it.
@@ -109,9 +111,9 @@ func TestOTLPPushOverHTTP(t *testing.T) {
 // the same metric names as a /metrics scrape.
 func testOTLPPush(t *testing.T, pushes <-chan push, args ...string) {
 	cat := exporter.NewCatalog()
-	cat.Register("answer", true, factory(answerCollector{}))
-	cat.Register("failing", true, factory(failingCollector{}))
-	base := startExporter(t, cat, append(args, "--otlp.interval=200ms", "--otlp.headers=x-token=abc")...)
+	cat.Register("answer", true, exportertest.Fixed(answerCollector{}))
+	cat.Register("failing", true, exportertest.Fixed(failingCollector{}))
+	base := exportertest.Start(t, cat, append(args, "--otlp.interval=200ms", "--otlp.headers=x-token=abc")...).URL
 
 	var got push
 	select {
@@ -156,7 +158,7 @@ func testOTLPPush(t *testing.T, pushes <-chan push, args ...string) {
 	}
 
 	// One definition of the metrics: the push carries what /metrics serves.
-	_, body := get(t, nil, base+"/metrics", nil)
+	_, body := sharedtest.HTTPGet(t, nil, base+"/metrics", nil)
 	var scraped []string
 	for name, mf := range parseExposition(t, body) {
 		if len(mf.GetMetric()) > 0 {
@@ -202,7 +204,7 @@ func TestOTLPFlagsAreValidated(t *testing.T) {
 		{"--otlp.endpoint=127.0.0.1:4317", "--otlp.interval=0s"},
 	} {
 		cat := exporter.NewCatalog()
-		cfg := parseConfig(t, cat, args...)
+		cfg := exportertest.ParseConfig(t, cat, args...)
 		if _, err := exporter.New(*cfg, cat, discard); err == nil {
 			t.Errorf("%q: New accepted it", args)
 		}
@@ -213,11 +215,11 @@ func TestOTLPFlagsAreValidated(t *testing.T) {
 // bounded.
 func TestOTLPUnreachableDoesNotBreakScrapes(t *testing.T) {
 	cat := exporter.NewCatalog()
-	cat.Register("answer", true, factory(answerCollector{}))
-	base := startExporter(t, cat, "--otlp.endpoint="+freeLoopbackAddr(t), "--otlp.insecure",
-		"--otlp.interval=100ms", "--otlp.timeout=300ms")
+	cat.Register("answer", true, exportertest.Fixed(answerCollector{}))
+	base := exportertest.Start(t, cat, "--otlp.endpoint="+sharedtest.FreeLoopbackAddr(t), "--otlp.insecure",
+		"--otlp.interval=100ms", "--otlp.timeout=300ms").URL
 	time.Sleep(400 * time.Millisecond) // a few failed pushes
-	status, body := get(t, nil, base+"/metrics", nil)
+	status, body := sharedtest.HTTPGet(t, nil, base+"/metrics", nil)
 	if status != http.StatusOK || !strings.Contains(body, `sparkglance_scrape_collector_success{collector="answer"} 1`) {
 		t.Errorf("scrape with a dead OTLP receiver: status %d\n%s", status, body)
 	}

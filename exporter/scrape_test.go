@@ -4,16 +4,19 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/sparkglance/sparkglance/collectors/sharedtest"
+	"github.com/sparkglance/sparkglance/exporter/exportertest"
 )
 
 // A scrape with a 1 s timeout and a 0.3 s offset gives collectors 0.7 s:
 // the good one reports, the failing, slow, stubborn and panicking ones get
 // success 0, and the scrape still answers in time.
 func TestScrapeReportsEveryCollector(t *testing.T) {
-	base := startExporter(t, testCatalog(), "--web.timeout-offset=300ms")
+	base := exportertest.Start(t, testCatalog(), "--web.timeout-offset=300ms").URL
 
 	start := time.Now()
-	status, body := get(t, nil, base+"/metrics", http.Header{"X-Prometheus-Scrape-Timeout-Seconds": {"1"}})
+	status, body := sharedtest.HTTPGet(t, nil, base+"/metrics", http.Header{"X-Prometheus-Scrape-Timeout-Seconds": {"1"}})
 	took := time.Since(start)
 	if status != http.StatusOK {
 		t.Fatalf("status %d\n%s", status, body)
@@ -71,8 +74,8 @@ func TestScrapeReportsEveryCollector(t *testing.T) {
 // Without the timeout header only the request bounds the collectors; the
 // --no-collector flags leave the two well-behaved ones.
 func TestScrapeWithoutTimeoutHeader(t *testing.T) {
-	base := startExporter(t, testCatalog(), "--no-collector.slow", "--no-collector.stubborn", "--no-collector.panicking")
-	status, body := get(t, nil, base+"/metrics", nil)
+	base := exportertest.Start(t, testCatalog(), "--no-collector.slow", "--no-collector.stubborn", "--no-collector.panicking").URL
+	status, body := sharedtest.HTTPGet(t, nil, base+"/metrics", nil)
 	if status != http.StatusOK {
 		t.Fatalf("status %d", status)
 	}

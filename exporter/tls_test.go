@@ -21,7 +21,9 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 	"github.com/sparkglance/sparkglance/exporter"
+	"github.com/sparkglance/sparkglance/exporter/exportertest"
 )
 
 // selfSignedCert writes a certificate for 127.0.0.1 and its key into dir
@@ -81,8 +83,8 @@ func TestTLSAndBasicAuth(t *testing.T) {
 		t.Fatal(err)
 	}
 	cat := exporter.NewCatalog()
-	cat.Register("answer", true, factory(answerCollector{}))
-	base := startExporter(t, cat, "--web.config.file="+webConfig)
+	cat.Register("answer", true, exportertest.Fixed(answerCollector{}))
+	base := exportertest.Start(t, cat, "--web.config.file="+webConfig).URL
 	secure := "https" + strings.TrimPrefix(base, "http")
 	client := &http.Client{
 		Timeout:   10 * time.Second,
@@ -94,18 +96,18 @@ func TestTLSAndBasicAuth(t *testing.T) {
 		return req.Header
 	}
 
-	if status, _ := get(t, client, secure+"/metrics", nil); status != http.StatusUnauthorized {
+	if status, _ := sharedtest.HTTPGet(t, client, secure+"/metrics", nil); status != http.StatusUnauthorized {
 		t.Errorf("no credentials: status %d, want 401", status)
 	}
-	if status, _ := get(t, client, secure+"/metrics", auth("prometheus", "wrong")); status != http.StatusUnauthorized {
+	if status, _ := sharedtest.HTTPGet(t, client, secure+"/metrics", auth("prometheus", "wrong")); status != http.StatusUnauthorized {
 		t.Errorf("wrong password: status %d, want 401", status)
 	}
-	status, body := get(t, client, secure+"/metrics", auth("prometheus", "s3cret"))
+	status, body := sharedtest.HTTPGet(t, client, secure+"/metrics", auth("prometheus", "s3cret"))
 	if status != http.StatusOK || !strings.Contains(body, `sparkglance_test_answer{source="test"} 42`) {
 		t.Errorf("right credentials: status %d, body without the collector's metric", status)
 	}
 	// Plain HTTP to the TLS port is refused by Go's server with a 400.
-	if status, _ := get(t, nil, base+"/metrics", auth("prometheus", "s3cret")); status != http.StatusBadRequest {
+	if status, _ := sharedtest.HTTPGet(t, nil, base+"/metrics", auth("prometheus", "s3cret")); status != http.StatusBadRequest {
 		t.Errorf("plain HTTP on the TLS port: status %d, want 400", status)
 	}
 }
@@ -114,7 +116,7 @@ func TestTLSAndBasicAuth(t *testing.T) {
 func TestBadWebConfigStopsRun(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "absent.yml")
 	cat := exporter.NewCatalog()
-	cfg := parseConfig(t, cat, "--web.listen-address=127.0.0.1:0", "--web.config.file="+missing)
+	cfg := exportertest.ParseConfig(t, cat, "--web.listen-address=127.0.0.1:0", "--web.config.file="+missing)
 	e, err := exporter.New(*cfg, cat, discard)
 	if err != nil {
 		t.Fatal(err)

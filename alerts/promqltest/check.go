@@ -1,8 +1,14 @@
+// Package promqltest checks PromQL expressions (alert rules, dashboard
+// queries) against a real Prometheus (collectors/sharedtest/promtest) and
+// against the metric names sparkglance documents.
 package promqltest
 
 import (
 	"slices"
 	"testing"
+
+	"github.com/sparkglance/sparkglance/collectors/sharedtest"
+	"github.com/sparkglance/sparkglance/collectors/sharedtest/promtest"
 )
 
 // Expr is one PromQL expression and where it comes from, for messages.
@@ -17,7 +23,7 @@ type Expr struct {
 // recording rules.
 func Known(t testing.TB, recorded []string) func(string) bool {
 	t.Helper()
-	root, err := ModuleRoot()
+	root, err := sharedtest.ModuleRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +50,7 @@ func Known(t testing.TB, recorded []string) func(string) bool {
 // CheckExpressions sends every expression (variables substituted) to a
 // real Prometheus, which rejects parse errors, and checks it reads only
 // known metric names.
-func CheckExpressions(t *testing.T, s *Server, exprs []Expr, known func(string) bool) {
+func CheckExpressions(t *testing.T, s *promtest.Server, exprs []Expr, known func(string) bool) {
 	t.Helper()
 	if len(exprs) == 0 {
 		t.Fatal("no expressions to check")
@@ -65,6 +71,3 @@ func CheckExpressions(t *testing.T, s *Server, exprs []Expr, known func(string) 
 		}
 	}
 }
-
-// MinimalConfig is a prometheus.yml with no scrape targets.
-const MinimalConfig = "global:\n  scrape_interval: 15s\n"

@@ -148,21 +148,3 @@ var Contract = map[string][]string{
 	"sql": {"spark_sql_executions_total", "spark_sql_execution_duration_seconds",
 		"spark_sql_operator_time_seconds_total", "spark_sql_operator_spill_bytes_total", "spark_sql_operator_peak_memory_bytes"},
 }
-
-// ModuleRoot finds the directory holding go.mod above the working directory.
-func ModuleRoot() (string, error) {
-	d, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return d, nil
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return "", os.ErrNotExist
-		}
-		d = parent
-	}
-}

@@ -2,55 +2,28 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"io"
-	"net/http"
 	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/alecthomas/kingpin/v2"
+	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 )
 
 // serve --demo prints where to look, and the simulated application shows
 // in /metrics within seconds.
 func TestServeDemo(t *testing.T) {
-	addr := freeAddr(t)
-	app := kingpin.New("sparkglance", "")
-	cmd := newServeCommand(app.Command("serve", ""))
-	if _, err := app.Parse([]string{"serve", "--demo", "--web.listen-address=" + addr, "--log.level=warn", "--no-collector.spark"}); err != nil {
-		t.Fatal(err)
-	}
 	stdout := captureStdout(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- cmd.run(ctx) }()
-
-	body := ""
-	client := &http.Client{Timeout: 2 * time.Second}
-	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline) && !strings.Contains(body, "spark_app_info{"); time.Sleep(100 * time.Millisecond) {
-		resp, err := client.Get("http://" + addr + "/metrics")
-		if err != nil {
-			continue
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		body = string(b)
-	}
+	addr, stop := runServe(t, "--demo", "--log.level=warn", "--no-collector.spark")
+	body := sharedtest.PollGet("http://"+addr+"/metrics", 15*time.Second, 100*time.Millisecond, func(body string) bool {
+		return strings.Contains(body, "spark_app_info{")
+	})
 	if !strings.Contains(body, `app_name="sparkglance demo: nightly sales rollup"`) {
 		t.Errorf("the demo application is not in /metrics within 15 s:\n%.800s", body)
 	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("run after cancel: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve --demo did not stop within 10 s of cancellation")
-	}
+	stop()
 	if out := stdout(); !strings.Contains(out, "http://"+addr+"/metrics") {
 		t.Errorf("banner does not say where to look:\n%s", out)
 	}

@@ -2,55 +2,26 @@ package main
 
 import (
 	"context"
-	"io"
 	"net"
-	"net/http"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/alecthomas/kingpin/v2"
+
+	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 )
 
 // serve runs until cancelled and answers /metrics with its build info.
 func TestServeRunsUntilCancelled(t *testing.T) {
-	addr := freeAddr(t)
-	app := kingpin.New("sparkglance", "")
-	cmd := newServeCommand(app.Command("serve", ""))
-	if _, err := app.Parse([]string{"serve", "--web.listen-address=" + addr, "--log.level=warn"}); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- cmd.run(ctx) }()
-
-	body := ""
-	client := &http.Client{Timeout: 2 * time.Second}
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		resp, err := client.Get("http://" + addr + "/metrics")
-		if err != nil {
-			continue
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		body = string(b)
-		break
-	}
+	addr, stop := runServe(t, "--log.level=warn")
+	body := sharedtest.PollGet("http://"+addr+"/metrics", 10*time.Second, 50*time.Millisecond, func(string) bool { return true })
 	want := `sparkglance_build_info{goarch=`
 	if !strings.Contains(body, want) || !strings.Contains(body, `version="`+versionString()+`"`) {
 		t.Errorf("/metrics lacks build info with version %q:\n%.500s", versionString(), body)
 	}
-
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("run after cancel: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not stop within 10 s of cancellation")
-	}
+	stop()
 }
 
 func TestServeExitCodes(t *testing.T) {
@@ -82,12 +53,30 @@ func quiet(t *testing.T, f func() int) int {
 	return f()
 }
 
-func freeAddr(t *testing.T) string {
+// runServe runs `serve args… --web.listen-address=<a free loopback port>`
+// and returns that address and a stop that cancels the command and fails
+// the test unless it returns cleanly within 10 s.
+func runServe(t *testing.T, args ...string) (addr string, stop func()) {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
+	addr = sharedtest.FreeLoopbackAddr(t)
+	app := kingpin.New("sparkglance", "")
+	cmd := newServeCommand(app.Command("serve", ""))
+	if _, err := app.Parse(append([]string{"serve", "--web.listen-address=" + addr}, args...)); err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	return l.Addr().String()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- cmd.run(ctx) }()
+	return addr, func() {
+		t.Helper()
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("run after cancel: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("serve %v did not stop within 10 s of cancellation", args)
+		}
+	}
 }

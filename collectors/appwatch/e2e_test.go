@@ -1,9 +1,7 @@
 package appwatch
 
 import (
-	"bytes"
 	"context"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +9,7 @@ import (
 
 	"github.com/sparkglance/sparkglance/collectors/eventlog/simulate"
 	"github.com/sparkglance/sparkglance/collectors/sharedtest"
+	"github.com/sparkglance/sparkglance/collectors/sharedtest/promtest"
 )
 
 // A real Prometheus scrapes the exporter over the real logs plus a live
@@ -18,7 +17,7 @@ import (
 func TestPrometheusScrapesRealAndLiveLogs(t *testing.T) {
 	dir, names := mainSetLogs(t)
 	base, _ := startExporter(t, testConfig(dir))
-	promAddr := startPrometheus(t, strings.TrimPrefix(base, "http://"))
+	prom := promtest.StartScraping(t, strings.TrimPrefix(base, "http://"))
 
 	cfg := liveConfig("app-20261130130000-0042")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -30,26 +29,26 @@ func TestPrometheusScrapesRealAndLiveLogs(t *testing.T) {
 
 	// The live app was seen running, and is finished now.
 	waitFor(t, 20*time.Second, "Prometheus sees 17 finished applications", func() bool {
-		s := promQuery(promAddr, `sparkglance_eventlog_apps{state="finished"}`)
-		return len(s) == 1 && s[0].value == 19 // 18 files + the live one
+		s := promQuery(prom, `sparkglance_eventlog_apps{state="finished"}`)
+		return len(s) == 1 && s[0].Value == 19 // 18 files + the live one
 	})
-	if s := promQuery(promAddr, `max_over_time(sparkglance_eventlog_apps{state="running"}[5m])`); len(s) != 1 || s[0].value != 1 {
+	if s := promQuery(prom, `max_over_time(sparkglance_eventlog_apps{state="running"}[5m])`); len(s) != 1 || s[0].Value != 1 {
 		t.Errorf("running applications over time: %v, want a maximum of 1", s)
 	}
-	if s := promQuery(promAddr, `count(spark_app_info)`); len(s) != 1 || s[0].value != 17 {
+	if s := promQuery(prom, `count(spark_app_info)`); len(s) != 1 || s[0].Value != 17 {
 		t.Errorf("count(spark_app_info) = %v, want 17 (16 real applications + the live one)", s)
 	}
-	if s := promQuery(promAddr, `max_over_time(spark_app_active_tasks{app_id="`+cfg.AppID+`"}[5m])`); len(s) != 1 || s[0].value < 1 {
+	if s := promQuery(prom, `max_over_time(spark_app_active_tasks{app_id="`+cfg.AppID+`"}[5m])`); len(s) != 1 || s[0].Value < 1 {
 		t.Errorf("the live application never showed active tasks: %v", s)
 	}
 
 	got := map[string]float64{}
-	for _, s := range promQuery(promAddr, `spark_app_core_seconds_total`) {
-		got[s.labels["app_id"]] = s.value
+	for _, s := range promQuery(prom, `spark_app_core_seconds_total`) {
+		got[s.Labels["app_id"]] = s.Value
 	}
 	cpu := map[string]float64{}
-	for _, s := range promQuery(promAddr, `sum by (app_id) (spark_executor_task_time_seconds_total{category="cpu"})`) {
-		cpu[s.labels["app_id"]] = s.value
+	for _, s := range promQuery(prom, `sum by (app_id) (spark_executor_task_time_seconds_total{category="cpu"})`) {
+		cpu[s.Labels["app_id"]] = s.Value
 	}
 	paths := []string{final}
 	for _, n := range names {
@@ -70,7 +69,7 @@ func TestPrometheusScrapesRealAndLiveLogs(t *testing.T) {
 
 // promtool's linter accepts a full scrape of real and simulated logs.
 func TestPromtoolCheckMetrics(t *testing.T) {
-	promtool := sharedtest.RequireTool(t, "promtool")
+	sharedtest.RequireTool(t, "promtool") // before the costly set-up
 	dir, _ := mainSetLogs(t)
 	cfg := liveConfig("app-20261130140000-0001")
 	cfg.Live = true
@@ -85,13 +84,11 @@ func TestPromtoolCheckMetrics(t *testing.T) {
 			t.Errorf("scrape lacks %s", want)
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, promtool, "check", "metrics")
-	cmd.Stdin = strings.NewReader(body)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil || out.Len() > 0 {
-		t.Errorf("promtool check metrics: %v\n%s", err, out.String())
-	}
+	sharedtest.PromtoolCheckMetrics(t, body)
+}
+
+// promQuery runs an instant query; nil while Prometheus is not answering.
+func promQuery(prom *promtest.Server, query string) []promtest.Sample {
+	samples, _ := prom.Samples(query)
+	return samples
 }

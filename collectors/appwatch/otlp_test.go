@@ -17,6 +17,8 @@ import (
 	"go.opentelemetry.io/collector/pdata/pmetric"
 	"go.opentelemetry.io/collector/receiver/otlpreceiver"
 	"go.opentelemetry.io/collector/receiver/receivertest"
+
+	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 )
 
 // The OpenTelemetry Collector's own OTLP receiver, in process, gets over
@@ -25,7 +27,7 @@ func TestOTLPReceiverGetsScrapedSeries(t *testing.T) {
 	for _, protocol := range []string{"grpc", "http/protobuf"} {
 		t.Run(strings.ReplaceAll(protocol, "/", "_"), func(t *testing.T) {
 			dir, _ := mainSetLogs(t)
-			endpoint := freeLoopbackAddr(t)
+			endpoint := sharedtest.FreeLoopbackAddr(t)
 			sink := startOTLPReceiver(t, protocol, endpoint)
 			base, w := startExporter(t, testConfig(dir),
 				"--otlp.endpoint="+endpoint, "--otlp.protocol="+protocol, "--otlp.insecure", "--otlp.interval=200ms")

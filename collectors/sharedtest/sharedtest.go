@@ -1,5 +1,6 @@
 // Package sharedtest finds the project's shared test data (real Spark event
-// logs, History Server answers) and the external tools some tests need.
+// logs, History Server answers) and the external tools some tests need, and
+// holds the small loopback HTTP helpers many packages' tests share.
 //
 // The data lives beside the repository, in ../shared, and is never copied
 // into it. When data or a tool is missing, a test is skipped on a developer
@@ -20,7 +21,7 @@ func Dir(t testing.TB) string {
 	if d := os.Getenv("SPARKGLANCE_SHARED"); d != "" {
 		return mustExist(t, d)
 	}
-	root, err := moduleRoot()
+	root, err := ModuleRoot()
 	if err != nil {
 		missing(t, "module root: "+err.Error())
 	}
@@ -80,7 +81,9 @@ func missing(t testing.TB, what string) {
 	t.Skipf("%s; skipping (set CI=true to make this fatal)", what)
 }
 
-func moduleRoot() (string, error) {
+// ModuleRoot finds the directory holding go.mod at or above the working
+// directory (a test's package directory).
+func ModuleRoot() (string, error) {
 	d, err := os.Getwd()
 	if err != nil {
 		return "", err

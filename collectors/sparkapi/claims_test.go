@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 )
 
 type claimSet map[string]bool
@@ -47,12 +49,7 @@ func TestBackgroundServesLastGoodRead(t *testing.T) {
 			http.Error(w, "down", http.StatusServiceUnavailable)
 			return
 		}
-		body, ok := routes[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		_, _ = w.Write(body)
+		sharedtest.JSONRoutes(routes).ServeHTTP(w, r)
 	}))
 	defer srv.Close()
 	c, _ := newTestCollector(t, Options{URLs: []string{srv.URL}, BackgroundInterval: 50 * time.Millisecond})

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
@@ -32,17 +31,7 @@ func readShared(t *testing.T, elem ...string) []byte {
 // paths not listed get 404, as from Spark's Jetty.
 func fakeSpark(t *testing.T, routes map[string][]byte) *httptest.Server {
 	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, ok := routes[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(body)
-	}))
-	t.Cleanup(srv.Close)
-	return srv
+	return sharedtest.ServeJSON(t, routes)
 }
 
 // logBuffer collects log records for assertions.

@@ -1,27 +1,22 @@
 package reference
 
 import (
-	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
-	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/alecthomas/kingpin/v2"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 
 	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 	sm "github.com/sparkglance/sparkglance/collectors/sparkmetrics"
 	"github.com/sparkglance/sparkglance/exporter"
+	"github.com/sparkglance/sparkglance/exporter/exportertest"
 )
 
 const (
@@ -60,50 +55,7 @@ func fakeSparkUI(t *testing.T) *httptest.Server {
 		routes["/api/v1/applications/"+id+"/allexecutors"] = read("executors_stats_response.json")
 		routes["/api/v1/applications/"+id+"/stages"] = []byte(stages)
 	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, ok := routes[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(body)
-	}))
-	t.Cleanup(srv.Close)
-	return srv
-}
-
-// startExporter runs `serve` with every collector on, as the command line
-// would build it, and returns its gatherer's families once the event log
-// has been read.
-func startExporter(t *testing.T, args ...string) func() ([]*dto.MetricFamily, error) {
-	t.Helper()
-	app := kingpin.New("sparkglance-test", "")
-	cfg := exporter.AddFlags(app, exporter.DefaultCatalog)
-	if _, err := app.Parse(args); err != nil {
-		t.Fatal(err)
-	}
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	e, err := exporter.New(*cfg, exporter.DefaultCatalog, logger)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- e.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			t.Error("exporter did not stop within 10s")
-		}
-	})
-	return func() ([]*dto.MetricFamily, error) {
-		sctx, stop := context.WithTimeout(ctx, 10*time.Second)
-		defer stop()
-		return e.Gatherer(sctx).Gather()
-	}
+	return sharedtest.ServeJSON(t, routes)
 }
 
 func TestAllCollectorsInOneExporter(t *testing.T) {
@@ -113,8 +65,8 @@ func TestAllCollectorsInOneExporter(t *testing.T) {
 	}
 	srv := fakeSparkUI(t)
 	fixtures := filepath.Join("..", "..", "process", "testdata")
-	gather := startExporter(t,
-		"--web.listen-address=127.0.0.1:0",
+	// serve with every collector on, as the command line would build it
+	exp := exportertest.Start(t, exporter.DefaultCatalog,
 		"--collector.eventlog", "--eventlog.dir="+dir, "--eventlog.retention=876000h", "--eventlog.poll-interval=100ms",
 		"--collector.spark", "--spark.url="+srv.URL,
 		"--collector.process", "--path.procfs="+filepath.Join(fixtures, "node", "proc"),
@@ -126,7 +78,7 @@ func TestAllCollectorsInOneExporter(t *testing.T) {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		var err error
-		families, err = gather()
+		families, err = exp.Gather()
 		if err != nil {
 			t.Fatalf("gather: %v", err)
 		}
@@ -213,20 +165,13 @@ func TestAllCollectorsInOneExporter(t *testing.T) {
 	}
 
 	t.Run("promtool", func(t *testing.T) {
-		promtool := sharedtest.RequireTool(t, "promtool")
 		var text strings.Builder
 		for _, f := range families {
 			if _, err := expfmt.MetricFamilyToText(&text, f); err != nil {
 				t.Fatal(err)
 			}
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, promtool, "check", "metrics")
-		cmd.Stdin = strings.NewReader(text.String())
-		if out, err := cmd.CombinedOutput(); err != nil || len(strings.TrimSpace(string(out))) > 0 {
-			t.Errorf("promtool check metrics: %v\n%s", err, out)
-		}
+		sharedtest.PromtoolCheckMetrics(t, text.String())
 	})
 }
 
