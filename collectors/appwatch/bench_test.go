@@ -47,6 +47,45 @@ func BenchmarkScrape100Apps100Executors(b *testing.B) {
 			httpGet(b, base+"/metrics")
 		}
 	})
+	// What a scrape adds when every application changed since the last one
+	// (live apps republish within seconds): encoding all views afresh.
+	// The realistic case for live applications: every one republished its
+	// view since the previous scrape, so the scrape encodes them all anew.
+	b.Run("http-all-changed", func(b *testing.B) {
+		base, ew := startExporter(b, testConfig(dir))
+		waitFor(b, 5*time.Minute, "exporter's watcher ready", func() bool { return ew.Ready() == nil })
+		b.ReportAllocs()
+		for b.Loop() {
+			b.StopTimer()
+			for _, a := range ew.snapshot() {
+				if v := a.view.Load(); v != nil {
+					a.view.Store(freshView(v))
+				}
+			}
+			b.StartTimer()
+			httpGet(b, base+"/metrics")
+		}
+	})
+	b.Run("render-all-changed", func(b *testing.B) {
+		views := latestAttempts(w.snapshot())
+		b.ReportAllocs()
+		var size int
+		for b.Loop() {
+			fresh := make([]*appView, len(views))
+			for i, v := range views { // new views, as after every app republished
+				fresh[i] = freshView(v)
+			}
+			texts, err := renderAll(context.Background(), fresh)
+			if err != nil {
+				b.Fatal(err)
+			}
+			size = 0
+			for _, t := range texts {
+				size += len(t.text)
+			}
+		}
+		b.ReportMetric(float64(size), "bytes/scrape")
+	})
 	b.Run("update", func(b *testing.B) {
 		ch := make(chan prometheus.Metric, 1024)
 		n := 0
@@ -171,4 +210,12 @@ type countingWriter int
 func (c *countingWriter) Write(p []byte) (int, error) {
 	*c += countingWriter(len(p))
 	return len(p), nil
+}
+
+// freshView copies v's data into a new view with nothing encoded yet.
+func freshView(v *appView) *appView {
+	return &appView{appID: v.appID, appName: v.appName, attemptID: v.attemptID, sparkVersion: v.sparkVersion,
+		user: v.user, start: v.start, end: v.end, ended: v.ended, running: v.running, lastEventMs: v.lastEventMs,
+		cores: v.cores, coreSeconds: v.coreSeconds, activeTasks: v.activeTasks, tasks: v.tasks, interval: v.interval,
+		activeStages: v.activeStages, findings: v.findings, executors: v.executors, sql: v.sql}
 }

@@ -4,7 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
+	"runtime"
 	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -24,12 +30,9 @@ func (w *Watcher) Families(ctx context.Context) ([]exporter.Family, error) {
 	tracked := w.snapshot()
 	views := latestAttempts(tracked)
 	now := time.Now()
-	texts := make([]*renderedView, len(views))
-	for i, v := range views {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		texts[i] = v.rendered()
+	texts, err := renderAll(ctx, views)
+	if err != nil {
+		return nil, err
 	}
 	var out []exporter.Family
 	for fi, f := range families {
@@ -95,6 +98,28 @@ func appendFamily(out []exporter.Family, m *Metric, ms []*dto.Metric) []exporter
 		Text: [][]byte{buf.Bytes()}, Metrics: func() []*dto.Metric { return ms }})
 }
 
+// renderAll returns every view's text, encoding the views that changed
+// since the last scrape on all cores: after a quiet spell every live
+// application has a new view, and encoding them one by one would double a
+// big scrape's time.
+func renderAll(ctx context.Context, views []*appView) ([]*renderedView, error) {
+	texts := make([]*renderedView, len(views))
+	next := atomic.Int64{}
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(views)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(views) && ctx.Err() == nil; i = int(next.Add(1) - 1) {
+				texts[i] = views[i].rendered()
+			}
+		})
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return texts, nil
+}
+
 // renderedView is one view's non-clock families in the text format.
 type renderedView struct {
 	text []byte
@@ -108,22 +133,117 @@ func (v *appView) rendered() *renderedView {
 	v.renderOnce.Do(func() {
 		p := newAppPairs(v)
 		var buf bytes.Buffer
+		buf.Grow(4096 + 3400*len(v.executors)) // ~what 100 executors take, to avoid regrowing
 		offs := make([]int, len(families)+1)
 		for i, f := range families {
 			offs[i] = buf.Len()
 			if f.clock {
 				continue
 			}
-			if ms := seriesOf(f, &p, time.Time{}); len(ms) > 0 {
-				if err := encodeSamples(&buf, f.m, ms); err != nil {
-					panic(err) // series built here from valid names and values
-				}
-			}
+			writeFamilyText(&buf, f, &p)
 		}
 		offs[len(families)] = buf.Len()
 		v.text = &renderedView{text: buf.Bytes(), offs: offs}
 	})
 	return v.text
+}
+
+// writeFamilyText appends one application's sample lines of f. Plain
+// gauges and counters (all but the SQL duration summary) are written
+// directly from their shared label pairs, which is what keeps re-encoding a
+// changed application cheap; anything else goes through expfmt.
+func writeFamilyText(buf *bytes.Buffer, f family, p *appPairs) {
+	var plain []*sample
+	var other []prometheus.Metric
+	f.emit(func(m prometheus.Metric) {
+		if s, ok := m.(*sample); ok {
+			plain = append(plain, s)
+		} else {
+			other = append(other, m)
+		}
+	}, p, time.Time{})
+	if len(other) > 0 || len(plain) == 0 {
+		if ms := seriesOf(f, p, time.Time{}); len(ms) > 0 {
+			if err := encodeSamples(buf, f.m, ms); err != nil {
+				// Only a series with an invalid name or label could fail,
+				// and every one is built from the metric table; keep the
+				// family out rather than break the scrape.
+				return
+			}
+		}
+		return
+	}
+	slices.SortStableFunc(plain, compareSamples)
+	plain = slices.CompactFunc(plain, func(a, b *sample) bool { return compareSamples(a, b) == 0 })
+	var num []byte
+	for _, s := range plain {
+		buf.WriteString(s.m.Name)
+		if len(s.labels) > 0 {
+			buf.WriteByte('{')
+			for i, lp := range s.labels {
+				if i > 0 {
+					buf.WriteByte(',')
+				}
+				buf.WriteString(lp.GetName())
+				buf.WriteString(`="`)
+				writeEscapedLabelValue(buf, lp.GetValue())
+				buf.WriteByte('"')
+			}
+			buf.WriteByte('}')
+		}
+		buf.WriteByte(' ')
+		num = appendSampleValue(num[:0], s.value)
+		buf.Write(num)
+		buf.WriteByte('\n')
+	}
+}
+
+// compareSamples is exporter.CompareSeries for samples: label count, then
+// label values in label-name order.
+func compareSamples(a, b *sample) int {
+	if len(a.labels) != len(b.labels) {
+		return len(a.labels) - len(b.labels)
+	}
+	for i, lp := range a.labels {
+		if c := strings.Compare(lp.GetValue(), b.labels[i].GetValue()); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// writeEscapedLabelValue escapes as the text format requires: backslash,
+// double quote and line feed.
+func writeEscapedLabelValue(buf *bytes.Buffer, v string) {
+	if !strings.ContainsAny(v, "\\\"\n") {
+		buf.WriteString(v)
+		return
+	}
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; c {
+		case '\\':
+			buf.WriteString(`\\`)
+		case '"':
+			buf.WriteString(`\"`)
+		case '\n':
+			buf.WriteString(`\n`)
+		default:
+			buf.WriteByte(c)
+		}
+	}
+}
+
+// appendSampleValue formats a value as expfmt does.
+func appendSampleValue(b []byte, v float64) []byte {
+	switch {
+	case math.IsNaN(v):
+		return append(b, "NaN"...)
+	case math.IsInf(v, +1):
+		return append(b, "+Inf"...)
+	case math.IsInf(v, -1):
+		return append(b, "-Inf"...)
+	}
+	return strconv.AppendFloat(b, v, 'g', -1, 64)
 }
 
 // seriesOf is one application's series of f, sorted as the registry sorts

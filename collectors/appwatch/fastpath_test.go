@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -187,4 +188,29 @@ func labelValue(m *dto.Metric, name string) string {
 		}
 	}
 	return ""
+}
+
+// The direct text writer escapes label values and formats values exactly as
+// expfmt does, on the awkward cases real application names and values bring.
+func TestDirectTextMatchesExpfmt(t *testing.T) {
+	v := &appView{appID: "app-1", appName: "say \"hi\"\\n\nbye ünï", sparkVersion: "3.5", user: "u", attemptID: "1",
+		cores: math.Inf(1), coreSeconds: 1e-7, activeTasks: math.NaN()}
+	v.tasks = [3]float64{123456789012345, 0.1, -2}
+	p := newAppPairs(v)
+	for _, f := range families {
+		if f.clock {
+			continue
+		}
+		var direct bytes.Buffer
+		writeFamilyText(&direct, f, &p)
+		var ref bytes.Buffer
+		if ms := seriesOf(f, &p, time.Time{}); len(ms) > 0 {
+			if err := encodeSamples(&ref, f.m, ms); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if direct.String() != ref.String() {
+			t.Errorf("%s:\ndirect %q\nexpfmt %q", f.m.Name, direct.String(), ref.String())
+		}
+	}
 }
