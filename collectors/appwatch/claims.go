@@ -19,12 +19,25 @@ func (w *Watcher) claim(appID, key string) {
 	}
 }
 
-// unclaim forgets the application of a dropped log.
+// unclaim forgets the application of a dropped log. Another attempt of the
+// same application that is still followed takes the claim over at once, so
+// the spark collector never emits that application's series in between.
+// w.mu must be held.
 func (w *Watcher) unclaim(key string) {
+	var ids []string
 	w.claimed.Range(func(id, k any) bool {
 		if k == key {
-			w.claimed.Delete(id)
+			ids = append(ids, id.(string))
 		}
 		return true
 	})
+	for _, id := range ids {
+		w.claimed.Delete(id)
+		for k, a := range w.apps {
+			if v := a.view.Load(); k != key && v != nil && v.appID == id {
+				w.claimed.Store(id, k)
+				break
+			}
+		}
+	}
 }

@@ -213,7 +213,10 @@ func (w *Watcher) route(ev fsnotify.Event) bool {
 	if a != nil {
 		a.notify()
 	}
-	return a == nil || ev.Has(fsnotify.Create) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)
+	// Only a file appearing or going changes the listing: writes to a log
+	// nobody follows (left out by --eventlog.max-apps, say) must not cause
+	// a rescan each.
+	return ev.Has(fsnotify.Create) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)
 }
 
 // scan lists every directory, starts followers for new logs, stops those
@@ -252,9 +255,11 @@ func (w *Watcher) scan(ctx context.Context, nw *fsnotify.Watcher) {
 			delete(w.apps, key)
 		}
 	}
-	w.mu.Unlock()
 	for _, a := range gone {
 		w.unclaim(a.key)
+	}
+	w.mu.Unlock()
+	for _, a := range gone {
 		w.countError("log-vanished")
 		w.log.Info("event log removed; dropping its application", "log", a.key)
 		a.stop()
