@@ -37,7 +37,7 @@ func TestProgressBarDrawing(t *testing.T) {
 	b := &progressBar{w: out, total: 200 << 20, lastPct: -1}
 	b.update(eventlog.Progress{Done: 50 << 20})
 	b.update(eventlog.Progress{Done: 50<<20 + 1}) // same percentage: no redraw
-	b.finished = 100 << 20                       // a first log of 100 MB was read
+	b.finished = 100 << 20                        // a first log of 100 MB was read
 	b.update(eventlog.Progress{Done: 100 << 20})
 	b.done()
 	out.Close()
