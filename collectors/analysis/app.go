@@ -139,6 +139,11 @@ func (a *App) Add(ev eventlog.Event) {
 	switch e := ev.(type) {
 	case *eventlog.LogStart:
 		a.sparkVersion = e.SparkVersion
+	case *eventlog.DatabricksMetadata: // Databricks logs have no LogStart
+		if a.sparkVersion == "" {
+			a.sparkVersion = e.SparkVersion
+		}
+		a.seen(e.Timestamp)
 	case *eventlog.ApplicationStart:
 		a.appID, a.attemptID, a.appName = e.AppID, e.AttemptID, e.AppName
 		a.start, a.hasStart = e.Timestamp, true

@@ -386,3 +386,19 @@ func TestTimelineWindowSlides(t *testing.T) {
 	}
 	approx(t, "cpu seconds of the last two tasks", cpu, 2)
 }
+
+// A Databricks log has no LogStart: its version comes from the metadata
+// event, and a LogStart, when present, wins.
+func TestSparkVersionFromDatabricksMetadata(t *testing.T) {
+	a := New(DefaultConfig())
+	a.Add(&eventlog.DatabricksMetadata{SparkVersion: "3.4.1", Timestamp: 1726763202679})
+	if v := a.Report().SparkVersion; v != "3.4.1" {
+		t.Errorf("version %q, want 3.4.1", v)
+	}
+	b := New(DefaultConfig())
+	b.Add(&eventlog.LogStart{SparkVersion: "3.5.0"})
+	b.Add(&eventlog.DatabricksMetadata{SparkVersion: "3.4.1"})
+	if v := b.Report().SparkVersion; v != "3.5.0" {
+		t.Errorf("version %q, want LogStart's 3.5.0", v)
+	}
+}

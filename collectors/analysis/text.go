@@ -28,7 +28,7 @@ func WriteText(w io.Writer, r Report) error {
 	fmt.Fprintf(bw, "\nSpark %s, %s → %s (%s)", orDash(r.SparkVersion), fmtTime(r.Start), fmtTime(r.End),
 		time.Duration(r.End-r.Start)*time.Millisecond)
 	if r.Live {
-		fmt.Fprint(bw, ", still running")
+		fmt.Fprint(bw, ", no ApplicationEnd yet (still running, or the driver died)")
 	}
 	fmt.Fprintln(bw)
 	t := r.Totals

@@ -161,6 +161,8 @@ func (d *Decoder) decodeTyped(typ []byte, more bool) Event {
 		return d.blockManagerRemoved(more)
 	case TypeLogStart:
 		return d.logStart(more)
+	case TypeDatabricksMetadata:
+		return d.databricksMetadata(more)
 	case TypeApplicationStart:
 		return d.applicationStart(more)
 	case TypeApplicationEnd:

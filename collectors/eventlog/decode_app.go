@@ -16,6 +16,26 @@ func (d *Decoder) logStart(more bool) Event {
 	return ev
 }
 
+func (d *Decoder) databricksMetadata(more bool) Event {
+	d.event = TypeDatabricksMetadata
+	ev := &DatabricksMetadata{}
+	for ; more; more = d.objectNext() {
+		switch string(d.key) {
+		case "Event":
+			d.eventKey()
+		case "Spark Version":
+			ev.SparkVersion = d.istr()
+		case "Timestamp":
+			ev.Timestamp = d.int64()
+		case "Rollover Number":
+			ev.RolloverNumber = int(d.int64())
+		default:
+			d.skipValue()
+		}
+	}
+	return ev
+}
+
 func (d *Decoder) applicationStart(more bool) Event {
 	d.event = TypeApplicationStart
 	ev := &ApplicationStart{}

@@ -177,6 +177,9 @@ func (r *ref) event(typ string, m map[string]any) Event {
 	switch typ {
 	case TypeLogStart:
 		return &LogStart{SparkVersion: r.str(m["Spark Version"])}
+	case TypeDatabricksMetadata:
+		return &DatabricksMetadata{SparkVersion: r.str(m["Spark Version"]), Timestamp: r.int64(m["Timestamp"]),
+			RolloverNumber: int(r.int64(m["Rollover Number"]))}
 	case TypeApplicationStart:
 		return &ApplicationStart{AppName: r.str(m["App Name"]), AppID: r.str(m["App ID"]),
 			AttemptID: r.str(m["App Attempt ID"]), User: r.str(m["User"]), Timestamp: r.int64(m["Timestamp"])}

@@ -320,3 +320,19 @@ func TestDecodeLineResourceProfile(t *testing.T) {
 		}
 	}
 }
+
+// Databricks logs carry their Spark version only in this event (line from
+// nds_q88_photon_db_13_3.zstd in the shared logs).
+func TestDecodeDatabricksMetadata(t *testing.T) {
+	ev, err := DecodeLine([]byte(`{"Event":"DBCEventLoggingListenerMetadata","Spark Version":"3.4.1","Timestamp":1726763400187,"Rollover Number":1,"SparkContext Id":411376891126053670}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, ok := ev.(*DatabricksMetadata)
+	if !ok || m.SparkVersion != "3.4.1" || m.Timestamp != 1726763400187 || m.RolloverNumber != 1 {
+		t.Errorf("got %#v", ev)
+	}
+	if ev.EventType() != "DBCEventLoggingListenerMetadata" {
+		t.Errorf("type %q", ev.EventType())
+	}
+}

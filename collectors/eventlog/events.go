@@ -40,11 +40,22 @@ const (
 	TypeSQLExecutionEnd            = "org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionEnd"
 	TypeSQLAdaptiveExecutionUpdate = "org.apache.spark.sql.execution.ui.SparkListenerSQLAdaptiveExecutionUpdate"
 	TypeDriverAccumUpdates         = "org.apache.spark.sql.execution.ui.SparkListenerDriverAccumUpdates"
+	// TypeDatabricksMetadata opens each rolled file of a Databricks log,
+	// which has no LogStart: the only place its Spark version is written.
+	TypeDatabricksMetadata = "DBCEventLoggingListenerMetadata"
 )
 
 // LogStart is the first line of logs written by Spark 1.3 and later.
 type LogStart struct {
 	SparkVersion string // "Spark Version"
+}
+
+// DatabricksMetadata is Databricks' "DBCEventLoggingListenerMetadata", written
+// at the start of every rolled file of its event logs.
+type DatabricksMetadata struct {
+	SparkVersion   string // "Spark Version"
+	Timestamp      int64  // epoch ms
+	RolloverNumber int    // "Rollover Number"
 }
 
 // ApplicationStart names the application. The app id comes from here, not
@@ -347,6 +358,7 @@ type Other struct {
 }
 
 func (*LogStart) EventType() string                   { return TypeLogStart }
+func (*DatabricksMetadata) EventType() string         { return TypeDatabricksMetadata }
 func (*ApplicationStart) EventType() string           { return TypeApplicationStart }
 func (*ApplicationEnd) EventType() string             { return TypeApplicationEnd }
 func (*EnvironmentUpdate) EventType() string          { return TypeEnvironmentUpdate }
