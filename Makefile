@@ -39,8 +39,8 @@ lint:
 
 ## docs: regenerate docs/metrics.md, the dashboards, the rule file and the generated manifests from the code.
 docs:
-	$(GO) generate ./collectors/sparkmetrics/...
-	$(GO) run ./dashboards/cmd/generate
+	$(GO) run ./cmd/generate/metricsdoc -o docs/metrics.md
+	$(GO) run ./cmd/generate/dashboards
 
 dashboards: docs
 

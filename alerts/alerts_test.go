@@ -15,8 +15,8 @@ import (
 
 	"github.com/sparkglance/sparkglance/alerts"
 	"github.com/sparkglance/sparkglance/alerts/promqltest"
-	"github.com/sparkglance/sparkglance/collectors/sharedtest"
-	"github.com/sparkglance/sparkglance/collectors/sharedtest/promtest"
+	"github.com/sparkglance/sparkglance/internal/testkit"
+	"github.com/sparkglance/sparkglance/internal/testkit/promtest"
 )
 
 // The committed rule file must be what the code renders: CI fails when
@@ -36,7 +36,7 @@ func TestRuleFileIsUpToDate(t *testing.T) {
 }
 
 func TestPromtoolCheckRules(t *testing.T) {
-	promtool := sharedtest.RequireTool(t, "promtool")
+	promtool := testkit.RequireTool(t, "promtool")
 	out, err := exec.Command(promtool, "check", "rules", alerts.RuleFile).CombinedOutput()
 	if err != nil {
 		t.Fatalf("promtool check rules: %v\n%s", err, out)
@@ -51,7 +51,7 @@ func TestPromtoolCheckRules(t *testing.T) {
 }
 
 func TestPromtoolUnitTests(t *testing.T) {
-	promtool := sharedtest.RequireTool(t, "promtool")
+	promtool := testkit.RequireTool(t, "promtool")
 	files, err := filepath.Glob("*_test.yml")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no promtool test files (%v)", err)

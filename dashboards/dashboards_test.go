@@ -16,8 +16,8 @@ import (
 
 	"github.com/sparkglance/sparkglance/alerts"
 	"github.com/sparkglance/sparkglance/alerts/promqltest"
-	"github.com/sparkglance/sparkglance/collectors/sharedtest/promtest"
 	"github.com/sparkglance/sparkglance/dashboards"
+	"github.com/sparkglance/sparkglance/internal/testkit/promtest"
 )
 
 // CI fails when the committed JSON differs from what the code generates.

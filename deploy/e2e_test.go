@@ -16,9 +16,9 @@ import (
 
 	"github.com/sparkglance/sparkglance/alerts"
 	"github.com/sparkglance/sparkglance/alerts/promqltest"
-	"github.com/sparkglance/sparkglance/collectors/sharedtest"
-	"github.com/sparkglance/sparkglance/collectors/sharedtest/promtest"
 	"github.com/sparkglance/sparkglance/dashboards"
+	"github.com/sparkglance/sparkglance/internal/testkit"
+	"github.com/sparkglance/sparkglance/internal/testkit/promtest"
 )
 
 // e2eDeadline bounds the whole observation: the demo's story takes about
@@ -45,8 +45,8 @@ func TestEndToEndDemo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end demo test takes ~3 minutes")
 	}
-	alertmanagerBin := sharedtest.RequireTool(t, "prometheus-alertmanager")
-	sharedtest.RequireTool(t, "prometheus")
+	alertmanagerBin := testkit.RequireTool(t, "prometheus-alertmanager")
+	testkit.RequireTool(t, "prometheus")
 	for _, names := range promqltest.Contract["eventlog"] {
 		demoFed[names] = true
 	}
@@ -54,7 +54,7 @@ func TestEndToEndDemo(t *testing.T) {
 	// sparkglance, built from this tree.
 	dir := t.TempDir()
 	bin := buildSparkglance(t)
-	sgAddr := sharedtest.FreeLoopbackAddr(t)
+	sgAddr := testkit.FreeLoopbackAddr(t)
 	startProcess(t, dir, "sparkglance", bin, "serve", "--demo", "--web.listen-address="+sgAddr)
 	promtest.WaitReady(t, "http://"+sgAddr+"/-/ready", 30*time.Second, filepath.Join(dir, "sparkglance.log"))
 
@@ -76,7 +76,7 @@ receivers:
 	if err := os.WriteFile(filepath.Join(dir, "alertmanager.yml"), []byte(amConfig), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	amAddr := sharedtest.FreeLoopbackAddr(t)
+	amAddr := testkit.FreeLoopbackAddr(t)
 	startProcess(t, dir, "alertmanager", alertmanagerBin, "--config.file="+filepath.Join(dir, "alertmanager.yml"),
 		"--storage.path="+filepath.Join(dir, "am"), "--web.listen-address="+amAddr, "--cluster.listen-address=")
 	promtest.WaitReady(t, "http://"+amAddr+"/-/ready", 30*time.Second, filepath.Join(dir, "alertmanager.log"))

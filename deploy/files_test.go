@@ -13,14 +13,14 @@ import (
 	yamlv2 "go.yaml.in/yaml/v2"
 
 	"github.com/sparkglance/sparkglance/alerts"
-	"github.com/sparkglance/sparkglance/collectors/sharedtest"
+	"github.com/sparkglance/sparkglance/internal/testkit"
 )
 
 func yamlV2Unmarshal(b []byte, v any) error { return yamlv2.Unmarshal(b, v) }
 
 func run(t *testing.T, tool string, args ...string) string {
 	t.Helper()
-	out, err := exec.Command(sharedtest.RequireTool(t, tool), args...).CombinedOutput()
+	out, err := exec.Command(testkit.RequireTool(t, tool), args...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("%s %s: %v\n%s", tool, strings.Join(args, " "), err, out)
 	}

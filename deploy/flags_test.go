@@ -10,14 +10,14 @@ import (
 
 	yamlv2 "go.yaml.in/yaml/v2"
 
-	"github.com/sparkglance/sparkglance/collectors/sharedtest"
+	"github.com/sparkglance/sparkglance/internal/testkit"
 )
 
 // buildSparkglance builds ./cmd/sparkglance from this tree into a
 // temporary directory.
 func buildSparkglance(t *testing.T) string {
 	t.Helper()
-	goBin := sharedtest.RequireTool(t, "go")
+	goBin := testkit.RequireTool(t, "go")
 	bin := filepath.Join(t.TempDir(), "sparkglance")
 	build := exec.Command(goBin, "build", "-o", bin, "./cmd/sparkglance")
 	build.Dir = ".."

@@ -18,9 +18,9 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/exporter/exportertest"
+	"github.com/sparkglance/sparkglance/internal/testkit"
 )
 
 // push is one export request as a receiver saw it.
@@ -158,7 +158,7 @@ func testOTLPPush(t *testing.T, pushes <-chan push, args ...string) {
 	}
 
 	// One definition of the metrics: the push carries what /metrics serves.
-	_, body := sharedtest.HTTPGet(t, nil, base+"/metrics", nil)
+	_, body := testkit.HTTPGet(t, nil, base+"/metrics", nil)
 	var scraped []string
 	for name, mf := range parseExposition(t, body) {
 		if len(mf.GetMetric()) > 0 {
@@ -216,10 +216,10 @@ func TestOTLPFlagsAreValidated(t *testing.T) {
 func TestOTLPUnreachableDoesNotBreakScrapes(t *testing.T) {
 	cat := exporter.NewCatalog()
 	cat.Register("answer", true, exportertest.Fixed(answerCollector{}))
-	base := exportertest.Start(t, cat, "--otlp.endpoint="+sharedtest.FreeLoopbackAddr(t), "--otlp.insecure",
+	base := exportertest.Start(t, cat, "--otlp.endpoint="+testkit.FreeLoopbackAddr(t), "--otlp.insecure",
 		"--otlp.interval=100ms", "--otlp.timeout=300ms").URL
 	time.Sleep(400 * time.Millisecond) // a few failed pushes
-	status, body := sharedtest.HTTPGet(t, nil, base+"/metrics", nil)
+	status, body := testkit.HTTPGet(t, nil, base+"/metrics", nil)
 	if status != http.StatusOK || !strings.Contains(body, `sparkglance_scrape_collector_success{collector="answer"} 1`) {
 		t.Errorf("scrape with a dead OTLP receiver: status %d\n%s", status, body)
 	}

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sparkglance/sparkglance/collectors/sharedtest"
-	"github.com/sparkglance/sparkglance/collectors/sharedtest/promtest"
 	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/exporter/exportertest"
+	"github.com/sparkglance/sparkglance/internal/testkit"
+	"github.com/sparkglance/sparkglance/internal/testkit/promtest"
 )
 
 // A real Prometheus scrapes the exporter every second; its query API must
@@ -50,13 +50,13 @@ func TestRealPrometheusScrapes(t *testing.T) {
 
 // promtool's linter accepts a full scrape without a single remark.
 func TestPromtoolCheckMetrics(t *testing.T) {
-	sharedtest.RequireTool(t, "promtool") // before any scrape leaves the stubborn collector running
+	testkit.RequireTool(t, "promtool") // before any scrape leaves the stubborn collector running
 	base := exportertest.Start(t, testCatalog()).URL
-	status, body := sharedtest.HTTPGet(t, nil, base+"/metrics", http.Header{"X-Prometheus-Scrape-Timeout-Seconds": {"0.5"}})
+	status, body := testkit.HTTPGet(t, nil, base+"/metrics", http.Header{"X-Prometheus-Scrape-Timeout-Seconds": {"0.5"}})
 	if status != http.StatusOK {
 		t.Fatalf("status %d", status)
 	}
-	sharedtest.PromtoolCheckMetrics(t, body)
+	testkit.PromtoolCheckMetrics(t, body)
 	time.Sleep(time.Second) // let the stubborn collector finish while the exporter runs
 }
 

@@ -12,9 +12,9 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/exporter/exportertest"
+	"github.com/sparkglance/sparkglance/internal/testkit"
 )
 
 func TestLandingPageAndHealth(t *testing.T) {
@@ -22,7 +22,7 @@ func TestLandingPageAndHealth(t *testing.T) {
 	cat.Register("answer", true, exportertest.Fixed(answerCollector{}))
 	base := exportertest.Start(t, cat, "--web.telemetry-path=/spark-metrics").URL
 
-	status, body := sharedtest.HTTPGet(t, nil, base+"/", nil)
+	status, body := testkit.HTTPGet(t, nil, base+"/", nil)
 	if status != http.StatusOK {
 		t.Fatalf("/ status %d", status)
 	}
@@ -34,19 +34,19 @@ func TestLandingPageAndHealth(t *testing.T) {
 	if strings.Contains(body, "debug/pprof") {
 		t.Error("landing page links profiling although it is off")
 	}
-	if status, _ := sharedtest.HTTPGet(t, nil, base+"/no-such-page", nil); status != http.StatusNotFound {
+	if status, _ := testkit.HTTPGet(t, nil, base+"/no-such-page", nil); status != http.StatusNotFound {
 		t.Errorf("/no-such-page status %d, want 404", status)
 	}
-	if status, body := sharedtest.HTTPGet(t, nil, base+"/-/healthy", nil); status != http.StatusOK || strings.TrimSpace(body) != "Healthy" {
+	if status, body := testkit.HTTPGet(t, nil, base+"/-/healthy", nil); status != http.StatusOK || strings.TrimSpace(body) != "Healthy" {
 		t.Errorf("/-/healthy = %d %q", status, body)
 	}
-	if status, body := sharedtest.HTTPGet(t, nil, base+"/-/ready", nil); status != http.StatusOK || strings.TrimSpace(body) != "Ready" {
+	if status, body := testkit.HTTPGet(t, nil, base+"/-/ready", nil); status != http.StatusOK || strings.TrimSpace(body) != "Ready" {
 		t.Errorf("/-/ready = %d %q", status, body)
 	}
-	if status, body := sharedtest.HTTPGet(t, nil, base+"/spark-metrics", nil); status != http.StatusOK || !strings.Contains(body, "sparkglance_build_info{") {
+	if status, body := testkit.HTTPGet(t, nil, base+"/spark-metrics", nil); status != http.StatusOK || !strings.Contains(body, "sparkglance_build_info{") {
 		t.Errorf("/spark-metrics = %d without build info", status)
 	}
-	if status, _ := sharedtest.HTTPGet(t, nil, base+"/metrics", nil); status != http.StatusNotFound {
+	if status, _ := testkit.HTTPGet(t, nil, base+"/metrics", nil); status != http.StatusNotFound {
 		t.Errorf("/metrics status %d with another telemetry path, want 404", status)
 	}
 }
@@ -69,15 +69,15 @@ func TestReadyWaitsForCollectors(t *testing.T) {
 	cat.Register("warming", true, func(*slog.Logger) (exporter.Collector, error) { return c, nil })
 	base := exportertest.Start(t, cat).URL
 
-	status, body := sharedtest.HTTPGet(t, nil, base+"/-/ready", nil)
+	status, body := testkit.HTTPGet(t, nil, base+"/-/ready", nil)
 	if status != http.StatusServiceUnavailable || !strings.Contains(body, "collector warming: first pass over the event logs not done") {
 		t.Errorf("/-/ready before warm-up = %d %q, want 503 naming the collector", status, body)
 	}
-	if status, _ := sharedtest.HTTPGet(t, nil, base+"/-/healthy", nil); status != http.StatusOK {
+	if status, _ := testkit.HTTPGet(t, nil, base+"/-/healthy", nil); status != http.StatusOK {
 		t.Errorf("/-/healthy = %d while warming, want 200", status)
 	}
 	c.warm.Store(true)
-	if status, _ := sharedtest.HTTPGet(t, nil, base+"/-/ready", nil); status != http.StatusOK {
+	if status, _ := testkit.HTTPGet(t, nil, base+"/-/ready", nil); status != http.StatusOK {
 		t.Errorf("/-/ready after warm-up = %d, want 200", status)
 	}
 }
@@ -132,18 +132,18 @@ func TestProfilingOnlyWithFlag(t *testing.T) {
 
 	off := exportertest.Start(t, testCatalog()).URL
 	for _, p := range paths {
-		if status, _ := sharedtest.HTTPGet(t, nil, off+p, nil); status != http.StatusNotFound {
+		if status, _ := testkit.HTTPGet(t, nil, off+p, nil); status != http.StatusNotFound {
 			t.Errorf("%s without --web.enable-profiling: status %d, want 404", p, status)
 		}
 	}
 
 	on := exportertest.Start(t, testCatalog(), "--web.enable-profiling").URL
 	for _, p := range paths {
-		if status, _ := sharedtest.HTTPGet(t, nil, on+p, nil); status != http.StatusOK {
+		if status, _ := testkit.HTTPGet(t, nil, on+p, nil); status != http.StatusOK {
 			t.Errorf("%s with --web.enable-profiling: status %d, want 200", p, status)
 		}
 	}
-	if _, body := sharedtest.HTTPGet(t, nil, on+"/", nil); !strings.Contains(body, `href="/debug/fgprof?seconds=10"`) {
+	if _, body := testkit.HTTPGet(t, nil, on+"/", nil); !strings.Contains(body, `href="/debug/fgprof?seconds=10"`) {
 		t.Error("landing page lacks the fgprof link with profiling on")
 	}
 }
@@ -156,11 +156,11 @@ func TestMaxRequests(t *testing.T) {
 
 	first := make(chan int, 1)
 	go func() {
-		status, _ := sharedtest.HTTPGet(t, nil, base+"/metrics", http.Header{"X-Prometheus-Scrape-Timeout-Seconds": {"1"}})
+		status, _ := testkit.HTTPGet(t, nil, base+"/metrics", http.Header{"X-Prometheus-Scrape-Timeout-Seconds": {"1"}})
 		first <- status
 	}()
 	time.Sleep(300 * time.Millisecond)
-	if status, body := sharedtest.HTTPGet(t, nil, base+"/metrics", nil); status != http.StatusServiceUnavailable {
+	if status, body := testkit.HTTPGet(t, nil, base+"/metrics", nil); status != http.StatusServiceUnavailable {
 		t.Errorf("second parallel scrape: %d %q, want 503", status, body)
 	}
 	if status := <-first; status != http.StatusOK {

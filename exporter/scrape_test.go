@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 	"github.com/sparkglance/sparkglance/exporter/exportertest"
+	"github.com/sparkglance/sparkglance/internal/testkit"
 )
 
 // A scrape with a 1 s timeout and a 0.3 s offset gives collectors 0.7 s:
@@ -16,7 +16,7 @@ func TestScrapeReportsEveryCollector(t *testing.T) {
 	base := exportertest.Start(t, testCatalog(), "--web.timeout-offset=300ms").URL
 
 	start := time.Now()
-	status, body := sharedtest.HTTPGet(t, nil, base+"/metrics", http.Header{"X-Prometheus-Scrape-Timeout-Seconds": {"1"}})
+	status, body := testkit.HTTPGet(t, nil, base+"/metrics", http.Header{"X-Prometheus-Scrape-Timeout-Seconds": {"1"}})
 	took := time.Since(start)
 	if status != http.StatusOK {
 		t.Fatalf("status %d\n%s", status, body)
@@ -75,7 +75,7 @@ func TestScrapeReportsEveryCollector(t *testing.T) {
 // --no-collector flags leave the two well-behaved ones.
 func TestScrapeWithoutTimeoutHeader(t *testing.T) {
 	base := exportertest.Start(t, testCatalog(), "--no-collector.slow", "--no-collector.stubborn", "--no-collector.panicking").URL
-	status, body := sharedtest.HTTPGet(t, nil, base+"/metrics", nil)
+	status, body := testkit.HTTPGet(t, nil, base+"/metrics", nil)
 	if status != http.StatusOK {
 		t.Fatalf("status %d", status)
 	}

@@ -21,9 +21,9 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
-	"github.com/sparkglance/sparkglance/collectors/sharedtest"
 	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/exporter/exportertest"
+	"github.com/sparkglance/sparkglance/internal/testkit"
 )
 
 // selfSignedCert writes a certificate for 127.0.0.1 and its key into dir
@@ -96,18 +96,18 @@ func TestTLSAndBasicAuth(t *testing.T) {
 		return req.Header
 	}
 
-	if status, _ := sharedtest.HTTPGet(t, client, secure+"/metrics", nil); status != http.StatusUnauthorized {
+	if status, _ := testkit.HTTPGet(t, client, secure+"/metrics", nil); status != http.StatusUnauthorized {
 		t.Errorf("no credentials: status %d, want 401", status)
 	}
-	if status, _ := sharedtest.HTTPGet(t, client, secure+"/metrics", auth("prometheus", "wrong")); status != http.StatusUnauthorized {
+	if status, _ := testkit.HTTPGet(t, client, secure+"/metrics", auth("prometheus", "wrong")); status != http.StatusUnauthorized {
 		t.Errorf("wrong password: status %d, want 401", status)
 	}
-	status, body := sharedtest.HTTPGet(t, client, secure+"/metrics", auth("prometheus", "s3cret"))
+	status, body := testkit.HTTPGet(t, client, secure+"/metrics", auth("prometheus", "s3cret"))
 	if status != http.StatusOK || !strings.Contains(body, `sparkglance_test_answer{source="test"} 42`) {
 		t.Errorf("right credentials: status %d, body without the collector's metric", status)
 	}
 	// Plain HTTP to the TLS port is refused by Go's server with a 400.
-	if status, _ := sharedtest.HTTPGet(t, nil, base+"/metrics", auth("prometheus", "s3cret")); status != http.StatusBadRequest {
+	if status, _ := testkit.HTTPGet(t, nil, base+"/metrics", auth("prometheus", "s3cret")); status != http.StatusBadRequest {
 		t.Errorf("plain HTTP on the TLS port: status %d, want 400", status)
 	}
 }

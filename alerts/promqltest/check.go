@@ -1,5 +1,5 @@
 // Package promqltest checks PromQL expressions (alert rules, dashboard
-// queries) against a real Prometheus (collectors/sharedtest/promtest) and
+// queries) against a real Prometheus (internal/testkit/promtest) and
 // against the metric names sparkglance documents.
 package promqltest
 
@@ -7,8 +7,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/sparkglance/sparkglance/collectors/sharedtest"
-	"github.com/sparkglance/sparkglance/collectors/sharedtest/promtest"
+	"github.com/sparkglance/sparkglance/internal/testkit"
+	"github.com/sparkglance/sparkglance/internal/testkit/promtest"
 )
 
 // Expr is one PromQL expression and where it comes from, for messages.
@@ -23,7 +23,7 @@ type Expr struct {
 // recording rules.
 func Known(t testing.TB, recorded []string) func(string) bool {
 	t.Helper()
-	root, err := sharedtest.ModuleRoot()
+	root, err := testkit.ModuleRoot()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,8 +13,8 @@ import (
 
 	"github.com/alecthomas/kingpin/v2"
 
-	"github.com/sparkglance/sparkglance/collectors/analysis"
-	"github.com/sparkglance/sparkglance/collectors/eventlog"
+	"github.com/sparkglance/sparkglance/internal/analysis"
+	"github.com/sparkglance/sparkglance/internal/sparklog"
 )
 
 // maxProblemsPerApp bounds the problems kept per application: a log that is
@@ -52,7 +52,7 @@ type appResult struct {
 	Log             string             `json:"log"`
 	Lines           int64              `json:"lines"`
 	Events          map[string]int64   `json:"events"`
-	Problems        []eventlog.Problem `json:"problems"`
+	Problems        []sparklog.Problem `json:"problems"`
 	ProblemsOmitted int64              `json:"problemsOmitted,omitempty"`
 }
 
@@ -79,10 +79,10 @@ func (c *analyzeCommand) run(ctx context.Context) error {
 		cfg.Interval = d
 	}
 
-	var logs []eventlog.Log
+	var logs []sparklog.Log
 	var failed []string
 	for _, p := range *c.paths {
-		found, err := eventlog.Discover(p)
+		found, err := sparklog.Discover(p)
 		if err != nil {
 			failed = append(failed, err.Error())
 			fmt.Fprintf(c.errOut, "sparkglance analyze: %v\n", err)
@@ -118,21 +118,21 @@ func (c *analyzeCommand) run(ctx context.Context) error {
 
 // analyzeLog reads one application attempt's log to its end through the
 // analysis engine.
-func analyzeLog(l eventlog.Log, cfg analysis.Config, bar *progressBar) (appResult, error) {
+func analyzeLog(l sparklog.Log, cfg analysis.Config, bar *progressBar) (appResult, error) {
 	app := analysis.New(cfg)
-	res := appResult{Log: l.Path, Problems: []eventlog.Problem{}}
-	keep := func(p eventlog.Problem) {
+	res := appResult{Log: l.Path, Problems: []sparklog.Problem{}}
+	keep := func(p sparklog.Problem) {
 		if len(res.Problems) < maxProblemsPerApp {
 			res.Problems = append(res.Problems, p)
 		} else {
 			res.ProblemsOmitted++
 		}
 	}
-	h := eventlog.HandlerFuncs{
-		OnEvent:   func(_ eventlog.Position, ev eventlog.Event) error { app.Add(ev); return nil },
+	h := sparklog.HandlerFuncs{
+		OnEvent:   func(_ sparklog.Position, ev sparklog.Event) error { app.Add(ev); return nil },
 		OnProblem: keep,
 	}
-	stats, err := eventlog.Read(l, h, eventlog.Options{OnProgress: bar.update})
+	stats, err := sparklog.Read(l, h, sparklog.Options{OnProgress: bar.update})
 	if err != nil {
 		return res, fmt.Errorf("%s: %w", l.Path, err)
 	}
@@ -183,7 +183,7 @@ func writeTextResult(w io.Writer, r appResult) error {
 			execs++
 		}
 	}
-	fmt.Fprintf(w, "\nRead %d lines: %d executors, %d stage attempts, %d tasks\n", r.Lines, execs, stages, r.Events[eventlog.TypeTaskEnd])
+	fmt.Fprintf(w, "\nRead %d lines: %d executors, %d stage attempts, %d tasks\n", r.Lines, execs, stages, r.Events[sparklog.TypeTaskEnd])
 	types := slices.Sorted(maps.Keys(r.Events))
 	for _, t := range types {
 		fmt.Fprintf(w, "  %8d  %s\n", r.Events[t], t)

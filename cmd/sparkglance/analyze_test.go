@@ -12,8 +12,8 @@ import (
 
 	"github.com/alecthomas/kingpin/v2"
 
-	"github.com/sparkglance/sparkglance/collectors/eventlog/simulate"
-	"github.com/sparkglance/sparkglance/collectors/sharedtest"
+	"github.com/sparkglance/sparkglance/internal/simulate"
+	"github.com/sparkglance/sparkglance/internal/testkit"
 )
 
 // runAnalyze runs `sparkglance analyze ARGS…` in-process and returns stdout.
@@ -34,7 +34,7 @@ func runAnalyze(t *testing.T, args ...string) (string, error) {
 }
 
 func TestAnalyzeJSONOneApp(t *testing.T) {
-	path := sharedtest.Events(t, "local-1422981780767")
+	path := testkit.Events(t, "local-1422981780767")
 	out, err := runAnalyze(t, "--json", path)
 	if err != nil {
 		t.Fatal(err)
@@ -67,8 +67,8 @@ func TestAnalyzeJSONOneApp(t *testing.T) {
 }
 
 func TestAnalyzeSeveralAppsGiveAnArray(t *testing.T) {
-	a := sharedtest.Events(t, "local-1422981780767")
-	b := sharedtest.Events(t, "app-20180109111548-0000")
+	a := testkit.Events(t, "local-1422981780767")
+	b := testkit.Events(t, "app-20180109111548-0000")
 	out, err := runAnalyze(t, "--json", a, b)
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +83,7 @@ func TestAnalyzeSeveralAppsGiveAnArray(t *testing.T) {
 }
 
 func TestAnalyzeReportsProblemsAndStillSucceeds(t *testing.T) {
-	path := sharedtest.Events(t, "extra", "spark-rapids-tools", "spark-events-profiling", "malformed_json_eventlog.zstd")
+	path := testkit.Events(t, "extra", "spark-rapids-tools", "spark-events-profiling", "malformed_json_eventlog.zstd")
 	out, err := runAnalyze(t, "--json", path)
 	if err != nil {
 		t.Fatalf("a readable log with a bad line must exit 0: %v", err)
@@ -109,7 +109,7 @@ func TestAnalyzeReportsProblemsAndStillSucceeds(t *testing.T) {
 }
 
 func TestAnalyzeMissingInputFailsButReportsTheRest(t *testing.T) {
-	good := sharedtest.Events(t, "local-1422981780767")
+	good := testkit.Events(t, "local-1422981780767")
 	out, err := runAnalyze(t, "--json", filepath.Join(t.TempDir(), "no-such-log"), good)
 	var ec exitCoder
 	if !errors.As(err, &ec) || ec.ExitCode() != 1 {
@@ -124,7 +124,7 @@ func TestAnalyzeMissingInputFailsButReportsTheRest(t *testing.T) {
 }
 
 func TestAnalyzeTextSummary(t *testing.T) {
-	path := sharedtest.Events(t, "app-20200706201101-0003")
+	path := testkit.Events(t, "app-20200706201101-0003")
 	out, err := runAnalyze(t, "--interval", "stages", path)
 	if err != nil {
 		t.Fatal(err)

@@ -9,8 +9,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/sparkglance/sparkglance/collectors/appwatch"
-	"github.com/sparkglance/sparkglance/collectors/eventlog/simulate"
+	"github.com/sparkglance/sparkglance/collectors/eventlog"
+	"github.com/sparkglance/sparkglance/internal/simulate"
 )
 
 // demoPause separates two runs of the simulated application, so that the
@@ -24,7 +24,7 @@ func prepareDemo() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("demo: %w", err)
 	}
-	appwatch.AddDir(dir)
+	eventlog.AddDir(dir)
 	return dir, nil
 }
 

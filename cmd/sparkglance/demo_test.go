@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sparkglance/sparkglance/collectors/sharedtest"
+	"github.com/sparkglance/sparkglance/internal/testkit"
 )
 
 // serve --demo prints where to look, and the simulated application shows
@@ -17,7 +17,7 @@ import (
 func TestServeDemo(t *testing.T) {
 	stdout := captureStdout(t)
 	addr, stop := runServe(t, "--demo", "--log.level=warn", "--no-collector.spark")
-	body := sharedtest.PollGet("http://"+addr+"/metrics", 15*time.Second, 100*time.Millisecond, func(body string) bool {
+	body := testkit.PollGet("http://"+addr+"/metrics", 15*time.Second, 100*time.Millisecond, func(body string) bool {
 		return strings.Contains(body, "spark_app_info{")
 	})
 	if !strings.Contains(body, `app_name="sparkglance demo: nightly sales rollup"`) {

@@ -5,7 +5,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/sparkglance/sparkglance/collectors/eventlog"
+	"github.com/sparkglance/sparkglance/internal/sparklog"
 )
 
 // progressBar draws reading progress on a terminal for big inputs; it is a
@@ -17,7 +17,7 @@ type progressBar struct {
 	lastPct  int
 }
 
-func newProgressBar(w *os.File, logs []eventlog.Log) *progressBar {
+func newProgressBar(w *os.File, logs []sparklog.Log) *progressBar {
 	var total int64
 	for _, l := range logs {
 		for _, f := range l.Files {
@@ -37,8 +37,8 @@ func isTerminal(f *os.File) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// update is an eventlog.Options.OnProgress callback for the log being read.
-func (b *progressBar) update(p eventlog.Progress) {
+// update is an sparklog.Options.OnProgress callback for the log being read.
+func (b *progressBar) update(p sparklog.Progress) {
 	if b == nil {
 		return
 	}
@@ -54,7 +54,7 @@ func (b *progressBar) update(p eventlog.Progress) {
 }
 
 // finish records that a log has been read completely.
-func (b *progressBar) finish(l eventlog.Log) {
+func (b *progressBar) finish(l sparklog.Log) {
 	if b == nil {
 		return
 	}

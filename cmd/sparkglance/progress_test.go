@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sparkglance/sparkglance/collectors/eventlog"
+	"github.com/sparkglance/sparkglance/internal/sparklog"
 )
 
 // The bar is drawn only on a terminal and only for big inputs, so piped
@@ -21,8 +21,8 @@ func TestProgressBarOnlyForBigInputsOnATerminal(t *testing.T) {
 		t.Error("a bar on a file that is not a terminal")
 	}
 	b := (*progressBar)(nil) // what newProgressBar returns then: every method is a no-op
-	b.update(eventlog.Progress{Done: 1, Total: 2})
-	b.finish(eventlog.Log{})
+	b.update(sparklog.Progress{Done: 1, Total: 2})
+	b.finish(sparklog.Log{})
 	b.done()
 }
 
@@ -35,10 +35,10 @@ func TestProgressBarDrawing(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := &progressBar{w: out, total: 200 << 20, lastPct: -1}
-	b.update(eventlog.Progress{Done: 50 << 20})
-	b.update(eventlog.Progress{Done: 50<<20 + 1}) // same percentage: no redraw
+	b.update(sparklog.Progress{Done: 50 << 20})
+	b.update(sparklog.Progress{Done: 50<<20 + 1}) // same percentage: no redraw
 	b.finished = 100 << 20                        // a first log of 100 MB was read
-	b.update(eventlog.Progress{Done: 100 << 20})
+	b.update(sparklog.Progress{Done: 100 << 20})
 	b.done()
 	out.Close()
 	data, _ := os.ReadFile(path)

@@ -10,13 +10,13 @@ import (
 
 	"github.com/alecthomas/kingpin/v2"
 
-	"github.com/sparkglance/sparkglance/collectors/sharedtest"
+	"github.com/sparkglance/sparkglance/internal/testkit"
 )
 
 // serve runs until cancelled and answers /metrics with its build info.
 func TestServeRunsUntilCancelled(t *testing.T) {
 	addr, stop := runServe(t, "--log.level=warn")
-	body := sharedtest.PollGet("http://"+addr+"/metrics", 10*time.Second, 50*time.Millisecond, func(string) bool { return true })
+	body := testkit.PollGet("http://"+addr+"/metrics", 10*time.Second, 50*time.Millisecond, func(string) bool { return true })
 	want := `sparkglance_build_info{goarch=`
 	if !strings.Contains(body, want) || !strings.Contains(body, `version="`+versionString()+`"`) {
 		t.Errorf("/metrics lacks build info with version %q:\n%.500s", versionString(), body)
@@ -58,7 +58,7 @@ func quiet(t *testing.T, f func() int) int {
 // the test unless it returns cleanly within 10 s.
 func runServe(t *testing.T, args ...string) (addr string, stop func()) {
 	t.Helper()
-	addr = sharedtest.FreeLoopbackAddr(t)
+	addr = testkit.FreeLoopbackAddr(t)
 	app := kingpin.New("sparkglance", "")
 	cmd := newServeCommand(app.Command("serve", ""))
 	if _, err := app.Parse(append([]string{"serve", "--web.listen-address=" + addr}, args...)); err != nil {

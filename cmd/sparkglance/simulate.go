@@ -8,7 +8,7 @@ import (
 
 	"github.com/alecthomas/kingpin/v2"
 
-	"github.com/sparkglance/sparkglance/collectors/eventlog/simulate"
+	"github.com/sparkglance/sparkglance/internal/simulate"
 )
 
 // simulateCommand writes a realistic synthetic Spark event log.

@@ -6,7 +6,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	sm "github.com/sparkglance/sparkglance/collectors/sparkmetrics"
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
 var processLabels = []string{"app_id", "executor_id", "role", "framework", "pod_uid", "container_id"}

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/prometheus/procfs"
-	"github.com/sparkglance/sparkglance/collectors/sharedtest"
+	"github.com/sparkglance/sparkglance/internal/testkit"
 )
 
 const (
@@ -28,8 +28,8 @@ func TestRealJVMs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skips the 20 s burn")
 	}
-	javac := sharedtest.RequireTool(t, "javac")
-	java := sharedtest.RequireTool(t, "java")
+	javac := testkit.RequireTool(t, "javac")
+	java := testkit.RequireTool(t, "java")
 	dir := t.TempDir()
 	compileFakeJVMs(t, javac, dir)
 

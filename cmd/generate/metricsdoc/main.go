@@ -1,0 +1,26 @@
+// Command gen writes docs/metrics.md from the metric tables of every
+// collector.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/sparkglance/sparkglance/cmd/generate/reference"
+)
+
+func main() {
+	out := flag.String("o", "docs/metrics.md", "file to write")
+	flag.Parse()
+	var b bytes.Buffer
+	if err := reference.WriteDoc(&b); err != nil {
+		fmt.Fprintln(os.Stderr, "metricsdoc:", err)
+		os.Exit(1)
+	}
+	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "metricsdoc:", err)
+		os.Exit(1)
+	}
+}

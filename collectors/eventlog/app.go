@@ -1,0 +1,261 @@
+package eventlog
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"sync/atomic"
+	"time"
+
+	"github.com/sparkglance/sparkglance/internal/analysis"
+	"github.com/sparkglance/sparkglance/internal/analysis/sqlops"
+	"github.com/sparkglance/sparkglance/internal/sparklog"
+)
+
+// snapshotEvery bounds how often a busy log's snapshot is rebuilt; a log
+// that is caught up gets one after every poll that brought events.
+const snapshotEvery = 200 * time.Millisecond
+
+// refreshEvery rebuilds a quiet live application's snapshot now and then,
+// so that intervals past the settle timeout get published.
+const refreshEvery = 5 * time.Second
+
+// trackedApp follows one application attempt's log in its own goroutine.
+// Only that goroutine touches the follower, the analysis and the totals;
+// others read the published view.
+type trackedApp struct {
+	key     string
+	w       *Watcher
+	log     *slog.Logger
+	wake    chan struct{} // a notification for this log
+	cancel  context.CancelFunc
+	done    chan struct{}
+	view    atomic.Pointer[appView]
+	caught  atomic.Bool  // read to the end at least once
+	finAt   atomic.Int64 // unix ns when found finished (log mtime), 0 while running
+	running atomic.Bool  // the log is still being written
+
+	// Owned by the goroutine.
+	ctx       context.Context
+	holding   bool // has a worker token
+	follower  *sparklog.Follower
+	analysis  *analysis.App
+	user      string
+	started   bool // ApplicationStart seen
+	dirty     bool // events arrived since the last view
+	execs     map[string]*execTotals
+	prev      *appView
+	lastBuild time.Time
+	slice     time.Time // when this log took its worker
+	events    int64     // since the last yield
+	failing   bool      // the last poll failed
+	bytesSeen int64
+}
+
+func newTrackedApp(w *Watcher, l sparklog.Log) *trackedApp {
+	a := &trackedApp{
+		key: l.Key, w: w, log: w.log.With("log", l.Key),
+		wake: make(chan struct{}, 1), done: make(chan struct{}),
+		execs: map[string]*execTotals{},
+	}
+	a.running.Store(l.InProgress)
+	cfg := w.cfg.Analysis
+	if cfg.ExactQuantileTasks == 0 { // a Config built by hand, as in tests
+		cfg = analysis.DefaultConfig()
+	}
+	cfg.Interval, cfg.StageBorders = w.cfg.Interval, false
+	a.analysis = analysis.New(cfg)
+	a.follower = sparklog.NewFollower(l, a, sparklog.Options{})
+	return a
+}
+
+// notify asks for a poll soon; it never blocks.
+func (a *trackedApp) notify() {
+	select {
+	case a.wake <- struct{}{}:
+	default:
+	}
+}
+
+// run polls until the log is finished and read, or ctx ends.
+func (a *trackedApp) run(ctx context.Context) {
+	defer close(a.done)
+	a.ctx = ctx
+	ticker := time.NewTicker(a.w.cfg.PollInterval)
+	defer ticker.Stop()
+	for {
+		if finished := a.pollOnce(ctx); finished {
+			a.finish()
+			return
+		}
+		var throttled <-chan time.Time
+		if a.dirty { // events not yet in a view: rebuild once the throttle allows
+			throttled = time.After(snapshotEvery - time.Since(a.lastBuild))
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-a.wake:
+		case <-ticker.C:
+		case <-throttled:
+		}
+	}
+}
+
+// pollOnce reads what is new under a worker token and publishes a view.
+func (a *trackedApp) pollOnce(ctx context.Context) bool {
+	if !a.w.acquire(ctx) {
+		return false
+	}
+	a.holding = true
+	a.slice, a.events = time.Now(), 0
+	res, err := a.follower.Poll()
+	if a.holding {
+		a.w.release()
+		a.holding = false
+	}
+	if ctx.Err() != nil {
+		return false
+	}
+	a.account()
+	if err != nil {
+		if !a.failing {
+			a.failing = true
+			a.w.countError("open-failed")
+			a.log.Warn("cannot read event log; will retry", "err", err)
+		}
+	} else {
+		a.failing = false
+	}
+	finished := err == nil && res.Finished
+	if res.Events > 0 {
+		a.dirty = true
+	}
+	since := time.Since(a.lastBuild)
+	if finished || !a.caught.Load() || (a.dirty && since >= snapshotEvery) || since >= refreshEvery {
+		a.publish(finished)
+	}
+	a.caught.Store(true) // also after a failure: readiness must not wait on a broken log
+	a.running.Store(!a.follower.Finished())
+	return finished
+}
+
+// account adds the bytes read since the last call to the exporter's total.
+func (a *trackedApp) account() {
+	in := a.follower.Stats().BytesIn
+	if d := in - a.bytesSeen; d > 0 {
+		a.w.stats.bytes.Add(d)
+	}
+	a.bytesSeen = in
+}
+
+// publish builds a fresh view, never letting a counter go backwards.
+func (a *trackedApp) publish(finished bool) {
+	if !a.started {
+		a.lastBuild, a.dirty = time.Now(), false
+		// Not an application (yet). Also, analysis.Report before any
+		// timestamped event anchors the timeline at the epoch, and the
+		// next task then grows it to billions of intervals.
+		return
+	}
+	r := a.analysis.Report()
+	a.lastBuild, a.dirty = time.Now(), false
+	v := buildView(&r, a.user, a.execs, !finished, a.w.cfg.SettleTimeout, a.lastBuild)
+	v.sql = sqlops.Summarize(r.SQL, a.w.cfg.SQLMaxOperators)
+	if p := a.prev; p != nil {
+		v.coreSeconds = max(v.coreSeconds, p.coreSeconds)
+		for i := range v.tasks {
+			v.tasks[i] = max(v.tasks[i], p.tasks[i])
+		}
+	}
+	a.prev = v
+	a.view.Store(v)
+	a.w.claim(v.appID, a.key)
+}
+
+// finish records when the application ended (its log's mtime) and frees
+// everything but the last view.
+func (a *trackedApp) finish() {
+	at := time.Now()
+	if m, ok := logMTime(a.follower.Log()); ok {
+		at = m
+	}
+	a.finAt.Store(at.UnixNano())
+	a.running.Store(false)
+	a.follower, a.analysis, a.execs, a.prev = nil, nil, nil, nil
+	a.w.appFinished()
+}
+
+// Event implements sparklog.Handler.
+func (a *trackedApp) Event(_ sparklog.Position, ev sparklog.Event) error {
+	a.w.stats.events.Add(1)
+	switch e := ev.(type) {
+	case *sparklog.ApplicationStart:
+		a.user, a.started = e.User, true
+	case *sparklog.TaskEnd:
+		t := a.execs[e.Task.ExecutorID]
+		if t == nil {
+			t = &execTotals{}
+			a.execs[e.Task.ExecutorID] = t
+		}
+		t.addTask(e)
+	}
+	a.analysis.Add(ev)
+	a.events++
+	if a.events&1023 == 0 && time.Since(a.slice) >= a.w.cfg.SliceTime {
+		return a.yield()
+	}
+	return nil
+}
+
+// yield lets waiting logs have the worker, publishing progress first. It
+// fails only when the collector stops, which ends this poll for good.
+func (a *trackedApp) yield() error {
+	a.account()
+	if time.Since(a.lastBuild) >= time.Second {
+		a.publish(false)
+	}
+	a.w.release()
+	a.holding = false
+	if !a.w.acquire(a.ctx) {
+		return a.ctx.Err()
+	}
+	a.holding = true
+	a.slice = time.Now()
+	return nil
+}
+
+// Problem implements sparklog.Handler.
+func (a *trackedApp) Problem(p sparklog.Problem) {
+	a.w.countError(string(p.Kind))
+	a.log.Debug("event-log problem", "problem", p.String())
+}
+
+// stop ends the goroutine and waits for it.
+func (a *trackedApp) stop() {
+	a.cancel()
+	<-a.done
+}
+
+var _ sparklog.Handler = (*trackedApp)(nil)
+
+// logMTime is the newest modification time of a log's files.
+func logMTime(l sparklog.Log) (time.Time, bool) {
+	var newest time.Time
+	ok := false
+	for _, f := range l.Files {
+		info, err := os.Stat(f.Path)
+		if err != nil {
+			continue
+		}
+		if m := info.ModTime(); !ok || m.After(newest) {
+			newest, ok = m, true
+		}
+	}
+	if !ok {
+		if info, err := os.Stat(l.Path); err == nil {
+			return info.ModTime(), true
+		}
+	}
+	return newest, ok
+}

@@ -1,0 +1,221 @@
+package eventlog
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/common/expfmt"
+
+	"github.com/sparkglance/sparkglance/internal/simulate"
+)
+
+// writeLiveApps writes n unfinished simulated logs of execs executors each.
+func writeLiveApps(b *testing.B, dir string, n, execs int) {
+	b.Helper()
+	for i := range n {
+		cfg := simulate.DefaultConfig()
+		cfg.AppID = fmt.Sprintf("app-20261130190000-%04d", i)
+		cfg.Start = time.Now()
+		cfg.Executors, cfg.CoresPerExecutor, cfg.TasksPerStage, cfg.Live = execs, 2, execs, true
+		if _, err := simulate.Live(context.Background(), dir, cfg, simulate.LiveOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkScrape100Apps100Executors: a whole gzip'd scrape over HTTP
+// (the text fast path: views encoded once, see families.go), and Update
+// with the registry's gather and text encoding (the reference path, also
+// used for protobuf and OTLP), of 100 live applications with 100
+// executors each.
+func BenchmarkScrape100Apps100Executors(b *testing.B) {
+	dir := b.TempDir()
+	writeLiveApps(b, dir, 100, 100)
+	w := startWatcher(b, testConfig(dir))
+	waitFor(b, 5*time.Minute, "100 logs read", func() bool { return w.Ready() == nil })
+	b.Run("http", func(b *testing.B) {
+		base, ew := startExporter(b, testConfig(dir))
+		waitFor(b, 5*time.Minute, "exporter's watcher ready", func() bool { return ew.Ready() == nil })
+		b.ReportAllocs() // client and server: both run in this process
+		for b.Loop() {
+			httpGet(b, base+"/metrics")
+		}
+	})
+	// What a scrape adds when every application changed since the last one
+	// (live apps republish within seconds): encoding all views afresh.
+	// The realistic case for live applications: every one republished its
+	// view since the previous scrape, so the scrape encodes them all anew.
+	b.Run("http-all-changed", func(b *testing.B) {
+		base, ew := startExporter(b, testConfig(dir))
+		waitFor(b, 5*time.Minute, "exporter's watcher ready", func() bool { return ew.Ready() == nil })
+		b.ReportAllocs()
+		for b.Loop() {
+			b.StopTimer()
+			for _, a := range ew.snapshot() {
+				if v := a.view.Load(); v != nil {
+					a.view.Store(freshView(v))
+				}
+			}
+			b.StartTimer()
+			httpGet(b, base+"/metrics")
+		}
+	})
+	b.Run("render-all-changed", func(b *testing.B) {
+		views := latestAttempts(w.snapshot())
+		b.ReportAllocs()
+		var size int
+		for b.Loop() {
+			fresh := make([]*appView, len(views))
+			for i, v := range views { // new views, as after every app republished
+				fresh[i] = freshView(v)
+			}
+			texts, err := renderAll(context.Background(), fresh)
+			if err != nil {
+				b.Fatal(err)
+			}
+			size = 0
+			for _, t := range texts {
+				size += len(t.text)
+			}
+		}
+		b.ReportMetric(float64(size), "bytes/scrape")
+	})
+	b.Run("update", func(b *testing.B) {
+		ch := make(chan prometheus.Metric, 1024)
+		n := 0
+		drained := make(chan struct{})
+		go func() {
+			defer close(drained)
+			for range ch {
+				n++
+			}
+		}()
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := w.Update(context.Background(), ch); err != nil {
+				b.Fatal(err)
+			}
+		}
+		close(ch)
+		<-drained
+	})
+	b.Run("gather+encode", func(b *testing.B) {
+		reg := prometheus.NewRegistry()
+		reg.MustRegister(collectorFunc(func(ch chan<- prometheus.Metric) { _ = w.Update(context.Background(), ch) }))
+		var series int
+		var size int64
+		b.ReportAllocs()
+		for b.Loop() {
+			mfs, err := reg.Gather()
+			if err != nil {
+				b.Fatal(err)
+			}
+			var sb countingWriter
+			enc := expfmt.NewEncoder(&sb, expfmt.NewFormat(expfmt.TypeTextPlain))
+			series = 0
+			for _, mf := range mfs {
+				series += len(mf.GetMetric())
+				if err := enc.Encode(mf); err != nil {
+					b.Fatal(err)
+				}
+			}
+			size = int64(sb)
+		}
+		b.ReportMetric(float64(series), "series")
+		b.ReportMetric(float64(size), "bytes/scrape")
+	})
+}
+
+// BenchmarkMemoryPerApp measures the heap a followed live application
+// holds, and what each executor adds, from two loads of 20 applications.
+func BenchmarkMemoryPerApp(b *testing.B) {
+	heap := func(execs int) float64 {
+		dir := b.TempDir()
+		writeLiveApps(b, dir, 20, execs)
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		ctx, cancel := context.WithCancel(context.Background())
+		w, err := New(testConfig(dir), testLogger(b))
+		if err != nil {
+			b.Fatal(err)
+		}
+		done := make(chan struct{})
+		go func() { defer close(done); _ = w.Run(ctx) }()
+		waitFor(b, 5*time.Minute, "logs read", func() bool { return w.Ready() == nil })
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		runtime.KeepAlive(w)
+		cancel()
+		<-done
+		return float64(after.HeapAlloc-before.HeapAlloc) / 20
+	}
+	for b.Loop() {
+		small, big := heap(10), heap(100)
+		perExec := (big - small) / 90
+		b.ReportMetric(small-10*perExec, "bytes/app")
+		b.ReportMetric(perExec, "bytes/executor")
+	}
+}
+
+// BenchmarkAppendToMetricsLag: one event appended to a live log, until
+// /metrics (over HTTP, through the exporter) shows it.
+func BenchmarkAppendToMetricsLag(b *testing.B) {
+	dir := b.TempDir()
+	cfg := simulate.DefaultConfig()
+	cfg.AppID, cfg.Start, cfg.Live = "app-20261130200000-0001", time.Now(), true
+	path, err := simulate.Live(context.Background(), dir, cfg, simulate.LiveOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	base, w := startExporter(b, testConfig(dir))
+	waitFor(b, time.Minute, "ready", func() bool { return w.Ready() == nil })
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	var worst time.Duration
+	i := 0
+	for b.Loop() {
+		i++
+		id := fmt.Sprintf("9%04d", i)
+		line := fmt.Sprintf(`{"Event":"SparkListenerExecutorAdded","Timestamp":%d,"Executor ID":"%s","Executor Info":{"Host":"h%s","Total Cores":3,"Log Urls":{}}}`+"\n",
+			cfg.Start.UnixMilli()+1000, id, id)
+		start := time.Now()
+		if _, err := f.WriteString(line); err != nil {
+			b.Fatal(err)
+		}
+		want := `spark_executor_cores{app_id="` + cfg.AppID + `",app_name="` + cfg.AppName + `",executor_id="` + id + `"} 3`
+		for !strings.Contains(httpGet(b, base+"/metrics"), want) {
+			if time.Since(start) > 10*time.Second {
+				b.Fatalf("appended executor %s not in /metrics after 10 s", id)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		worst = max(worst, time.Since(start))
+	}
+	b.ReportMetric(float64(worst.Milliseconds()), "worst-ms")
+}
+
+// countingWriter stands for the HTTP response: it only counts.
+type countingWriter int
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	*c += countingWriter(len(p))
+	return len(p), nil
+}
+
+// freshView copies v's data into a new view with nothing encoded yet.
+func freshView(v *appView) *appView {
+	return &appView{appID: v.appID, appName: v.appName, attemptID: v.attemptID, sparkVersion: v.sparkVersion,
+		user: v.user, start: v.start, end: v.end, ended: v.ended, running: v.running, lastEventMs: v.lastEventMs,
+		cores: v.cores, coreSeconds: v.coreSeconds, activeTasks: v.activeTasks, tasks: v.tasks, interval: v.interval,
+		activeStages: v.activeStages, findings: v.findings, executors: v.executors, sql: v.sql}
+}

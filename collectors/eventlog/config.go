@@ -1,0 +1,107 @@
+package eventlog
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/sparkglance/sparkglance/exporter"
+	"github.com/sparkglance/sparkglance/internal/analysis"
+)
+
+// Config is what the event-log collector needs.
+type Config struct {
+	Dirs []string // directories (or single logs) to watch
+	// PollInterval is how often logs and directories are looked at when no
+	// file-system notification arrives (and the only way when fsnotify
+	// cannot watch).
+	PollInterval time.Duration
+	// Retention keeps a finished application this long after its log was
+	// last written; older finished logs are not even read at start-up.
+	Retention time.Duration
+	// MaxApps bounds the applications held; the oldest finished go first.
+	MaxApps int
+	// Interval is the width of the live intervals.
+	Interval time.Duration
+	// SettleTimeout publishes an interval that is still not settled this
+	// long after it ended.
+	SettleTimeout time.Duration
+	// Workers bounds how many logs are read at once; each holds a worker
+	// for at most SliceTime before letting the others go.
+	Workers   int
+	SliceTime time.Duration
+	// Analysis carries the finding thresholds (--finding.*); its Interval
+	// is replaced by Interval above.
+	Analysis analysis.Config
+	// SQLMaxOperators bounds the operator label of the spark_sql_operator_*
+	// series: the operators with the most time per application, the rest
+	// summed as "other".
+	SQLMaxOperators int
+}
+
+// DefaultConfig returns the documented defaults and no directory.
+func DefaultConfig() Config {
+	return Config{
+		PollInterval:    time.Second,
+		Retention:       time.Hour,
+		MaxApps:         1000,
+		Interval:        analysis.DefaultConfig().Interval,
+		SettleTimeout:   5 * time.Minute,
+		Workers:         max(2, runtime.GOMAXPROCS(0)),
+		SliceTime:       50 * time.Millisecond,
+		Analysis:        analysis.DefaultConfig(),
+		SQLMaxOperators: 20,
+	}
+}
+
+func (c Config) validate() error {
+	var errs []error
+	if c.PollInterval <= 0 {
+		errs = append(errs, fmt.Errorf("--eventlog.poll-interval %v must be positive", c.PollInterval))
+	}
+	if c.Retention < 0 {
+		errs = append(errs, fmt.Errorf("--eventlog.retention %v must not be negative", c.Retention))
+	}
+	if c.MaxApps <= 0 {
+		errs = append(errs, fmt.Errorf("--eventlog.max-apps %d must be positive", c.MaxApps))
+	}
+	if c.Interval < time.Second {
+		errs = append(errs, fmt.Errorf("--eventlog.interval %v must be at least 1s", c.Interval))
+	}
+	if c.SettleTimeout <= 0 {
+		errs = append(errs, fmt.Errorf("--eventlog.settle-timeout %v must be positive", c.SettleTimeout))
+	}
+	if c.SQLMaxOperators <= 0 {
+		errs = append(errs, fmt.Errorf("--sql.max-operators %d must be positive", c.SQLMaxOperators))
+	}
+	return errors.Join(errs...)
+}
+
+// flagConfig is filled by the command line (see register.go).
+var flagConfig = DefaultConfig()
+
+// AddDir adds a directory to watch as if given with --eventlog.dir; the
+// demo uses it for the simulator's directory. Call it before the exporter
+// builds its collectors.
+func AddDir(dir string) { flagConfig.Dirs = append(flagConfig.Dirs, dir) }
+
+func declareFlags(g exporter.FlagGroup) {
+	c := &flagConfig
+	d := DefaultConfig()
+	g.Flag("eventlog.dir", "Spark event-log directory (spark.eventLog.dir) or single log to follow; repeatable.").
+		StringsVar(&c.Dirs)
+	g.Flag("eventlog.poll-interval", "How often logs and directories are polled when no file-system notification arrives.").
+		Default(d.PollInterval.String()).DurationVar(&c.PollInterval)
+	g.Flag("eventlog.retention", "How long a finished application's series stay after its log was last written; older finished logs are skipped at start-up.").
+		Default(d.Retention.String()).DurationVar(&c.Retention)
+	g.Flag("eventlog.max-apps", "Most application attempts held in memory (the oldest finished are dropped first).").
+		Default(fmt.Sprint(d.MaxApps)).IntVar(&c.MaxApps)
+	g.Flag("eventlog.interval", "Width of the live efficiency intervals.").
+		Default(d.Interval.String()).DurationVar(&c.Interval)
+	g.Flag("eventlog.settle-timeout", "Publish an interval that still has running tasks this long after it ended.").
+		Default(d.SettleTimeout.String()).DurationVar(&c.SettleTimeout)
+	g.Flag("sql.max-operators", "Operator names kept per application in spark_sql_operator_* (by time; the rest are summed as \"other\").").
+		Default(fmt.Sprint(d.SQLMaxOperators)).IntVar(&c.SQLMaxOperators)
+	analysis.RegisterThresholdFlags(g, &c.Analysis)
+}

@@ -1,0 +1,26 @@
+// Package eventlog is the event-log collector ("eventlog"): it watches
+// --eventlog.dir directories (fsnotify, with polling as the fallback),
+// follows every Spark application attempt found there with one
+// sparklog.Follower and one analysis.App, and exports the three charts'
+// numbers and Spark's own aggregates as Prometheus metrics.
+//
+// Model and view: each followed log has its own goroutine that reads new
+// events under one of a few worker tokens (a log holding a token longer
+// than Config.SliceTime hands it on, so one huge log cannot starve the
+// others) and publishes an immutable view; Update only turns the latest
+// views into const metrics.
+//
+// Lifetime: live logs are followed as they grow; a finished application
+// is kept for --eventlog.retention after its log was last written, then
+// dropped, so its series disappear. Finished logs older than that are not
+// read at all. --eventlog.max-apps drops the oldest finished first.
+//
+// Counters never go backwards while the exporter runs: per-executor totals
+// are summed here from task ends (across executor re-registrations), and
+// values taken from the analysis are held at their maximum.
+//
+// Every metric is declared once in metrics.go (the families the spark
+// collector emits too in package metricschema); docs/metrics.md is rendered
+// from the tables of every collector (make docs).
+package eventlog
+

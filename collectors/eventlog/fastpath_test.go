@@ -1,0 +1,216 @@
+package eventlog
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/alecthomas/kingpin/v2"
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+
+	"github.com/sparkglance/sparkglance/exporter"
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
+	"github.com/sparkglance/sparkglance/internal/simulate"
+)
+
+// otherSparkApp stands for the spark collector: shared families (the same
+// definitions) for an application the event-log collector does not follow.
+type otherSparkApp struct{}
+
+func (otherSparkApp) Update(_ context.Context, ch chan<- prometheus.Metric) error {
+	const id, name = "app-20200101000000-0000", "seen over REST only"
+	ch <- prometheus.MustNewConstMetric(sm.AppInfo.Desc(), prometheus.GaugeValue, 1, id, name, "3.5.0", "rest", "1")
+	ch <- prometheus.MustNewConstMetric(sm.AppStartTime.Desc(), prometheus.GaugeValue, 1.5e9, id, name)
+	for _, e := range []string{"1", "driver"} {
+		ch <- prometheus.MustNewConstMetric(sm.ExecutorCores.Desc(), prometheus.GaugeValue, 4, id, name, e)
+		ch <- prometheus.MustNewConstMetric(sm.ExecutorTaskTime.Desc(), prometheus.CounterValue, 12.5, id, name, e, "run")
+	}
+	return nil
+}
+
+// volatile families change between two gathers by themselves.
+func volatile(name string) bool {
+	for _, p := range []string{"go_", "process_", "promhttp_", "sparkglance_scrape_collector_duration", "sparkglance_eventlog_lag"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestTextFastPathEqualsRegistryPath: /metrics in the text format (ready
+// families) and the registry's gather of the same collectors (Update) hold
+// the same families, help, types and series in the same order, on the 18
+// real logs plus a live simulated one, with another collector emitting
+// shared families for a different application.
+func TestTextFastPathEqualsRegistryPath(t *testing.T) {
+	dir, _ := mainSetLogs(t)
+	cfg := simulate.DefaultConfig()
+	cfg.Start, cfg.Live, cfg.Executors = time.Now(), true, 12
+	if _, err := simulate.Live(context.Background(), dir, cfg, simulate.LiveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	w := startWatcher(t, testConfig(dir))
+	waitReady(t, w)
+
+	cat := exporter.NewCatalog()
+	cat.Register(CollectorName, true, func(*slog.Logger) (exporter.Collector, error) { return w, nil })
+	cat.Register("spark", true, func(*slog.Logger) (exporter.Collector, error) { return otherSparkApp{}, nil })
+	app := kingpin.New("test", "")
+	ecfg := exporter.AddFlags(app, cat)
+	if _, err := app.Parse([]string{"--web.listen-address=127.0.0.1:0"}); err != nil {
+		t.Fatal(err)
+	}
+	e, err := exporter.New(*ecfg, cat, testLogger(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	rec := httptest.NewRecorder()
+	e.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	if rec.Code != http.StatusOK {
+		t.Fatalf("GET /metrics: %d %s", rec.Code, rec.Body)
+	}
+	fast := parseText(t, rec.Body.Bytes())
+
+	slowFamilies, err := e.Gatherer(context.Background()).Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var slowText bytes.Buffer
+	for _, mf := range slowFamilies {
+		if _, err := expfmt.MetricFamilyToText(&slowText, mf); err != nil {
+			t.Fatal(err)
+		}
+	}
+	slow := parseText(t, slowText.Bytes())
+
+	if a, b := familyNames(fast), familyNames(slow); !slices.Equal(a, b) {
+		t.Fatalf("families differ:\nfast %v\nslow %v", a, b)
+	}
+	total := 0
+	for name, s := range slow {
+		f := fast[name]
+		if f.GetHelp() != s.GetHelp() || f.GetType() != s.GetType() {
+			t.Errorf("%s: fast help/type %q/%s, slow %q/%s", name, f.GetHelp(), f.GetType(), s.GetHelp(), s.GetType())
+		}
+		if volatile(name) {
+			continue
+		}
+		fs, ss := seriesLines(f), seriesLines(s)
+		if !slices.Equal(fs, ss) {
+			t.Errorf("%s: %d series on the fast path, %d on the slow; first difference:\n%s", name, len(fs), len(ss), firstDiff(fs, ss))
+		}
+		total += len(ss)
+	}
+	// Both collectors' series of a shared family are there, once each.
+	for _, name := range []string{"spark_app_info", "spark_executor_cores", "spark_executor_task_time_seconds_total"} {
+		apps := map[string]bool{}
+		for _, m := range fast[name].GetMetric() {
+			apps[labelValue(m, "app_id")] = true
+		}
+		if !apps["app-20200101000000-0000"] || !apps[cfg.AppID] {
+			t.Errorf("%s: applications %v, want the REST-only one and %s", name, apps, cfg.AppID)
+		}
+	}
+	if total < 1000 {
+		t.Errorf("compared %d series; the real logs give thousands", total)
+	}
+	t.Logf("compared %d series in %d families", total, len(slow))
+}
+
+func parseText(t *testing.T, text []byte) map[string]*dto.MetricFamily {
+	t.Helper()
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	mfs, err := p.TextToMetricFamilies(bytes.NewReader(text))
+	if err != nil {
+		t.Fatalf("parsing the text format: %v", err)
+	}
+	return mfs
+}
+
+func familyNames(mfs map[string]*dto.MetricFamily) []string {
+	var out []string
+	for n := range mfs {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// seriesLines renders each series as labels=value, in the order given.
+func seriesLines(mf *dto.MetricFamily) []string {
+	var out []string
+	for _, m := range mf.GetMetric() {
+		var b strings.Builder
+		for _, lp := range m.GetLabel() {
+			fmt.Fprintf(&b, "%s=%q,", lp.GetName(), lp.GetValue())
+		}
+		switch {
+		case m.Counter != nil:
+			fmt.Fprintf(&b, " %v", m.GetCounter().GetValue())
+		case m.Gauge != nil:
+			fmt.Fprintf(&b, " %v", m.GetGauge().GetValue())
+		case m.Summary != nil:
+			fmt.Fprintf(&b, " %v", m.GetSummary())
+		case m.Untyped != nil:
+			fmt.Fprintf(&b, " %v", m.GetUntyped().GetValue())
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
+
+func firstDiff(a, b []string) string {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return fmt.Sprintf("fast %s\nslow %s", a[i], b[i])
+		}
+	}
+	return "one is a prefix of the other"
+}
+
+func labelValue(m *dto.Metric, name string) string {
+	for _, lp := range m.GetLabel() {
+		if lp.GetName() == name {
+			return lp.GetValue()
+		}
+	}
+	return ""
+}
+
+// The direct text writer escapes label values and formats values exactly as
+// expfmt does, on the awkward cases real application names and values bring.
+func TestDirectTextMatchesExpfmt(t *testing.T) {
+	v := &appView{appID: "app-1", appName: "say \"hi\"\\n\nbye ünï", sparkVersion: "3.5", user: "u", attemptID: "1",
+		cores: math.Inf(1), coreSeconds: 1e-7, activeTasks: math.NaN()}
+	v.tasks = [3]float64{123456789012345, 0.1, -2}
+	p := newAppPairs(v)
+	for _, f := range families {
+		if f.clock {
+			continue
+		}
+		var direct bytes.Buffer
+		writeFamilyText(&direct, f, &p)
+		var ref bytes.Buffer
+		if ms := seriesOf(f, &p, time.Time{}); len(ms) > 0 {
+			if err := encodeSamples(&ref, f.m, ms); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if direct.String() != ref.String() {
+			t.Errorf("%s:\ndirect %q\nexpfmt %q", f.m.Name, direct.String(), ref.String())
+		}
+	}
+}

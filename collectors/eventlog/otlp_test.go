@@ -1,0 +1,182 @@
+package eventlog
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+	"go.opentelemetry.io/collector/component"
+	"go.opentelemetry.io/collector/component/componenttest"
+	"go.opentelemetry.io/collector/consumer/consumertest"
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/pmetric"
+	"go.opentelemetry.io/collector/receiver/otlpreceiver"
+	"go.opentelemetry.io/collector/receiver/receivertest"
+
+	"github.com/sparkglance/sparkglance/internal/testkit"
+)
+
+// The OpenTelemetry Collector's own OTLP receiver, in process, gets over
+// gRPC and over HTTP exactly the spark_* series a scrape shows.
+func TestOTLPReceiverGetsScrapedSeries(t *testing.T) {
+	for _, protocol := range []string{"grpc", "http/protobuf"} {
+		t.Run(strings.ReplaceAll(protocol, "/", "_"), func(t *testing.T) {
+			dir, _ := mainSetLogs(t)
+			endpoint := testkit.FreeLoopbackAddr(t)
+			sink := startOTLPReceiver(t, protocol, endpoint)
+			base, w := startExporter(t, testConfig(dir),
+				"--otlp.endpoint="+endpoint, "--otlp.protocol="+protocol, "--otlp.insecure", "--otlp.interval=200ms")
+			waitReady(t, w)
+			scraped := scrapedSparkSeries(t, httpGet(t, base+"/metrics"))
+			if len(scraped) < 100 {
+				t.Fatalf("only %d spark_* series scraped", len(scraped))
+			}
+			var received map[string]float64
+			waitFor(t, 15*time.Second, "a push with every scraped series", func() bool {
+				received = latestPushed(sink)
+				for k := range scraped {
+					if _, ok := received[k]; !ok {
+						return false
+					}
+				}
+				return true
+			})
+			for k, v := range scraped {
+				if received[k] != v {
+					t.Errorf("%s: scraped %v, pushed %v", k, v, received[k])
+				}
+			}
+			pushedSpark := 0
+			for k := range received {
+				if strings.HasPrefix(k, "spark_") {
+					pushedSpark++
+					if _, ok := scraped[k]; !ok {
+						t.Errorf("pushed but not scraped: %s", k)
+					}
+				}
+			}
+			t.Logf("%s: %d spark_* series scraped, %d pushed", protocol, len(scraped), pushedSpark)
+		})
+	}
+}
+
+func startOTLPReceiver(t *testing.T, protocol, endpoint string) *consumertest.MetricsSink {
+	t.Helper()
+	f := otlpreceiver.NewFactory()
+	cfg := f.CreateDefaultConfig().(*otlpreceiver.Config)
+	if protocol == "grpc" {
+		cfg.Protocols.GRPC.GetOrInsertDefault().NetAddr.Endpoint = endpoint
+	} else {
+		cfg.Protocols.HTTP.GetOrInsertDefault().ServerConfig.NetAddr.Endpoint = endpoint
+	}
+	sink := new(consumertest.MetricsSink)
+	ctx := context.Background()
+	rcv, err := f.CreateMetrics(ctx, receivertest.NewNopSettings(component.MustNewType("otlp")), cfg, sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rcv.Start(ctx, componenttest.NewNopHost()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = rcv.Shutdown(context.Background()) })
+	return sink
+}
+
+// seriesKey is name{label="value",…} with labels sorted.
+func seriesKey(name string, labels map[string]string) string {
+	keys := make([]string, 0, len(labels))
+	for k := range labels {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s=%q", k, labels[k])
+	}
+	return name + "{" + strings.Join(parts, ",") + "}"
+}
+
+func scrapedSparkSeries(t *testing.T, text string) map[string]float64 {
+	t.Helper()
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	mfs, err := parser.TextToMetricFamilies(strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]float64{}
+	for name, mf := range mfs {
+		if !strings.HasPrefix(name, "spark_") {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			labels := map[string]string{}
+			for _, lp := range m.GetLabel() {
+				labels[lp.GetName()] = lp.GetValue()
+			}
+			if s := m.GetSummary(); s != nil { // OTLP carries summaries whole: compare their counts
+				out[seriesKey(name+"_count", labels)] = float64(s.GetSampleCount())
+				continue
+			}
+			out[seriesKey(name, labels)] = m.GetGauge().GetValue() + m.GetCounter().GetValue()
+		}
+	}
+	return out
+}
+
+// latestPushed flattens the most recent push the sink holds.
+func latestPushed(sink *consumertest.MetricsSink) map[string]float64 {
+	all := sink.AllMetrics()
+	out := map[string]float64{}
+	if len(all) == 0 {
+		return out
+	}
+	md := all[len(all)-1]
+	for i := range md.ResourceMetrics().Len() {
+		sms := md.ResourceMetrics().At(i).ScopeMetrics()
+		for j := range sms.Len() {
+			ms := sms.At(j).Metrics()
+			for k := range ms.Len() {
+				m := ms.At(k)
+				var dps pmetric.NumberDataPointSlice
+				switch m.Type() {
+				case pmetric.MetricTypeGauge:
+					dps = m.Gauge().DataPoints()
+				case pmetric.MetricTypeSum:
+					dps = m.Sum().DataPoints()
+				case pmetric.MetricTypeSummary: // compared by sample count, as scraped
+					sdps := m.Summary().DataPoints()
+					for d := range sdps.Len() {
+						labels := map[string]string{}
+						sdps.At(d).Attributes().Range(func(k string, v pcommon.Value) bool {
+							labels[k] = v.AsString()
+							return true
+						})
+						out[seriesKey(m.Name()+"_count", labels)] = float64(sdps.At(d).Count())
+					}
+					continue
+				default:
+					continue
+				}
+				for d := range dps.Len() {
+					dp := dps.At(d)
+					labels := map[string]string{}
+					dp.Attributes().Range(func(k string, v pcommon.Value) bool {
+						labels[k] = v.AsString()
+						return true
+					})
+					v := dp.DoubleValue()
+					if dp.ValueType() == pmetric.NumberDataPointValueTypeInt {
+						v = float64(dp.IntValue())
+					}
+					out[seriesKey(m.Name(), labels)] = v
+				}
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,149 @@
+package eventlog
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sparkglance/sparkglance/internal/analysis"
+	"github.com/sparkglance/sparkglance/internal/analysis/sqlops"
+)
+
+// appView is an immutable snapshot of one application attempt, ready to be
+// turned into const metrics without computation.
+type appView struct {
+	appID, appName, attemptID, sparkVersion, user string
+
+	start, end  float64 // epoch seconds; end only when ended
+	ended       bool
+	running     bool  // the log is still being written
+	lastEventMs int64 // newest event's timestamp (for the lag)
+
+	cores, coreSeconds, activeTasks float64
+	tasks                           [3]float64 // success, failed, killed
+
+	interval *intervalView // latest published, nil before the first
+
+	activeStages [][2]string // stage_id, attempt_id
+	findings     [][3]string // kind, stage_id, executor_id (unique)
+	executors    []execView
+
+	sql sqlops.Summary // SQL executions and operators, top operators by time
+
+	// The view's series in the text format, encoded at the first scrape
+	// that needs them (families.go).
+	renderOnce sync.Once
+	text       *renderedView
+}
+
+type intervalView struct {
+	start      float64
+	efficiency float64
+	ratios     [4]float64 // cpu, shuffle, serde, gc
+	spill      map[string][2]float64
+}
+
+// Interval categories of spark_app_interval_time_ratio, in output order.
+var intervalCategories = [...]string{"cpu", "shuffle", "serde", "gc"}
+
+type execView struct {
+	id          string
+	live        bool // registered and not removed, application running
+	cores       float64
+	activeTasks float64
+	totals      execTotals
+}
+
+// buildView turns a Report plus the collector's own per-executor totals
+// into a view. now decides which unsettled interval has waited long enough.
+func buildView(r *analysis.Report, user string, execs map[string]*execTotals, running bool,
+	settleTimeout time.Duration, now time.Time) *appView {
+	v := &appView{
+		appID: r.AppID, appName: r.AppName, attemptID: r.AttemptID, sparkVersion: r.SparkVersion, user: user,
+		start: float64(r.Start) / 1e3, ended: !r.Live, running: running, lastEventMs: r.LastEventTime,
+		coreSeconds: r.Totals.AvailableCoreSecs,
+	}
+	if v.ended {
+		v.end = float64(r.End) / 1e3
+	}
+	for _, st := range r.Stages {
+		v.tasks[0] += float64(st.NumCompleteTasks)
+		v.tasks[1] += float64(st.NumFailedTasks)
+		v.tasks[2] += float64(st.NumKilledTasks)
+		if st.Status == "ACTIVE" {
+			v.activeStages = append(v.activeStages, [2]string{strconv.Itoa(st.StageID), strconv.Itoa(st.AttemptID)})
+		}
+	}
+	v.interval = publishedInterval(r, settleTimeout, now)
+	v.findings = uniqueFindings(r.Findings)
+
+	seen := map[string]bool{}
+	for _, ex := range r.Executors {
+		seen[ex.ID] = true
+		ev := execView{id: ex.ID, activeTasks: float64(ex.ActiveTasks)}
+		if ex.IsActive && !v.ended {
+			ev.live, ev.cores = true, float64(ex.TotalCores)
+		}
+		if t := execs[ex.ID]; t != nil {
+			ev.totals = *t
+		}
+		v.activeTasks += ev.activeTasks
+		if ex.ID != "driver" || r.LocalCores == 0 {
+			v.cores += ev.cores
+		}
+		v.executors = append(v.executors, ev)
+	}
+	for id, t := range execs { // tasks on an executor the log never announced
+		if !seen[id] {
+			v.executors = append(v.executors, execView{id: id, totals: *t})
+		}
+	}
+	// Plain string order: the order the registry sorts series in.
+	slices.SortFunc(v.executors, func(a, b execView) int { return strings.Compare(a.id, b.id) })
+	if r.LocalCores > 0 && !v.ended {
+		v.cores = float64(r.LocalCores)
+	}
+	return v
+}
+
+// publishedInterval is the latest interval that is settled, or that ended
+// at least settleTimeout ago (by the wall clock or, for logs replayed
+// faster than real time, by the log's own clock).
+func publishedInterval(r *analysis.Report, settleTimeout time.Duration, now time.Time) *intervalView {
+	clock := max(now.UnixMilli(), r.LastEventTime)
+	for i := len(r.Intervals) - 1; i >= 0; i-- {
+		iv := &r.Intervals[i]
+		if !iv.Settled && iv.End+settleTimeout.Milliseconds() > clock {
+			continue
+		}
+		out := &intervalView{start: float64(iv.Start) / 1e3, efficiency: iv.Efficiency, spill: map[string][2]float64{}}
+		if a := iv.AvailableCoreSeconds; a > 0 {
+			out.ratios = [4]float64{iv.CPUSeconds / a, iv.ShuffleSeconds / a, iv.SerdeSeconds / a, iv.GCSeconds / a}
+		}
+		for _, s := range iv.Spill {
+			out.spill[s.ExecutorID] = [2]float64{s.MemoryBytes, s.DiskBytes}
+		}
+		return out
+	}
+	return nil
+}
+
+// uniqueFindings keeps one series per (kind, stage_id, executor_id):
+// several findings of a kind may share labels (two low-efficiency spells).
+func uniqueFindings(fs []analysis.Finding) [][3]string {
+	var out [][3]string
+	seen := map[[3]string]bool{}
+	for _, f := range fs {
+		k := [3]string{f.Kind, "", f.ExecutorID}
+		if f.StageID != nil {
+			k[1] = strconv.Itoa(*f.StageID)
+		}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	return out
+}

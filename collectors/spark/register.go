@@ -1,0 +1,56 @@
+package spark
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/alecthomas/units"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/sparkglance/sparkglance/exporter"
+)
+
+// flagValues is filled by the command line before the factory runs.
+var flagValues struct {
+	opts     Options
+	maxBytes units.Base2Bytes
+}
+
+func init() {
+	exporter.Register("spark", true, factory,
+		exporter.WithHelp("Read Spark's metrics endpoint (/metrics/json or PrometheusServlet text) and REST API (/api/v1) from --spark.url and --spark.targets-file."),
+		exporter.WithFlags(declareFlags))
+}
+
+func declareFlags(g exporter.FlagGroup) {
+	o := &flagValues.opts
+	g.Flag("spark.url", "Spark UI to read: a driver (http://driver:4040), History Server, YARN proxy URL, or a metrics endpoint itself (…/metrics/master/json, …/metrics/prometheus). Repeatable.").
+		StringsVar(&o.URLs)
+	g.Flag("spark.targets-file", "Prometheus file_sd file (JSON or YAML) listing more Spark targets; re-read when it changes. Labels __scheme__ and __metrics_path__ are honoured.").
+		StringVar(&o.TargetsFile)
+	g.Flag("spark.background-interval", "Read targets on this period and serve the last good read, instead of reading them at scrape time (0).").
+		Default("0s").DurationVar(&o.BackgroundInterval)
+	g.Flag("spark.timeout", "Longest read of one target; the scrape deadline shortens it.").
+		Default(defaultTimeout.String()).DurationVar(&o.Timeout)
+	g.Flag("spark.max-body-bytes", "Largest response accepted from a Spark endpoint.").
+		Default("16MiB").BytesVar(&flagValues.maxBytes)
+	g.Flag("spark.max-apps", "Applications exported per target (newest first); executors and stages are read for the running ones.").
+		Default("100").IntVar(&o.MaxApps)
+	g.Flag("spark.metrics-path", "Metrics endpoint under a Spark UI target; a path ending in /prometheus is read as PrometheusServlet text.").
+		Default(defaultMetricsPath).StringVar(&o.MetricsPath)
+}
+
+func factory(logger *slog.Logger) (exporter.Collector, error) {
+	opts := flagValues.opts
+	opts.MaxBodyBytes = int64(flagValues.maxBytes)
+	if len(opts.URLs) == 0 && opts.TargetsFile == "" {
+		logger.Info("no --spark.url or --spark.targets-file: the spark collector exports nothing")
+		return idle{}, nil
+	}
+	return New(opts, logger)
+}
+
+// idle is the collector without targets.
+type idle struct{}
+
+func (idle) Update(context.Context, chan<- prometheus.Metric) error { return nil }

@@ -1,0 +1,66 @@
+package stacks
+
+import (
+	"fmt"
+	"log/slog"
+	"net/url"
+
+	"github.com/sparkglance/sparkglance/exporter"
+	"github.com/sparkglance/sparkglance/internal/profiles"
+)
+
+// The stack sampler is `sparkglance serve --collector.stacks`: off by
+// default, since every dump pauses the JVM at a safepoint. It shares the
+// process collector's discovery, or runs its own when that one is off.
+func init() {
+	var (
+		opts      Options
+		rulesFile string
+		uis       []string
+	)
+	exporter.Register("stacks", false, func(logger *slog.Logger) (exporter.Collector, error) {
+		o := opts
+		if rulesFile != "" {
+			rules, err := LoadRules(rulesFile)
+			if err != nil {
+				return nil, err
+			}
+			o.Rules = rules
+		}
+		for _, ui := range uis {
+			if err := checkUI(ui); err != nil {
+				return nil, err
+			}
+		}
+		o.SparkUIs = uis
+		switch {
+		case o.Interval <= 0:
+			return nil, fmt.Errorf("--stacks.interval %v must be positive", o.Interval)
+		case o.Window < o.Interval:
+			return nil, fmt.Errorf("--stacks.window %v is shorter than --stacks.interval %v", o.Window, o.Interval)
+		case o.ProfilingOptions.MaxDuration <= 0 || o.ProfilingOptions.HistorySize <= 0:
+			return nil, fmt.Errorf("--profiling.max-duration and --profiling.history-size must be positive")
+		}
+		return NewCollector(o, logger)
+	},
+		exporter.WithHelp("Thread dumps of Spark executors and Flink TaskManagers: task-thread states and blocked ratio (node agent)."),
+		exporter.WithFlags(func(f exporter.FlagGroup) {
+			f.Flag("stacks.interval", "How often each discovered JVM's threads are dumped.").Default("1s").DurationVar(&opts.Interval)
+			f.Flag("stacks.window", "Window of spark_executor_blocked_ratio.").Default(DefaultWindow.String()).DurationVar(&opts.Window)
+			f.Flag("stacks.timeout", "Deadline of one thread dump; a target that misses it is counted and backed off.").Default("10s").DurationVar(&opts.Timeout)
+			f.Flag("stacks.workers", "Thread dumps taken at the same time.").Default("4").IntVar(&opts.Workers)
+			f.Flag("stacks.rules-file", "JSON file of extra classification rules (see stacks.RulesFile).").StringVar(&rulesFile)
+			f.Flag("stacks.spark-ui", "Spark driver UI to dump executors through REST when their processes are not visible (repeatable), e.g. http://driver:4040.").StringsVar(&uis)
+			f.Flag("profiling.enabled", "Serve the JVM profiles API under /api/v1/profiles (needs --collector.stacks).").Default("false").BoolVar(&opts.Profiling)
+			f.Flag("profiling.max-duration", "Longest profile a client may ask for.").Default(profiles.DefaultMaxDuration.String()).DurationVar(&opts.ProfilingOptions.MaxDuration)
+			f.Flag("profiling.history-size", "Profiles kept; the oldest finished one is deleted first.").Default(fmt.Sprint(profiles.DefaultHistorySize)).IntVar(&opts.ProfilingOptions.HistorySize)
+		}))
+}
+
+func checkUI(ui string) error {
+	u, err := url.Parse(ui)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("--stacks.spark-ui %q: want an http(s) URL such as http://driver:4040", redactURL(ui))
+	}
+	return nil
+}

@@ -1,0 +1,278 @@
+package analysis
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/sparkglance/sparkglance/internal/analysis/sqlops"
+	"github.com/sparkglance/sparkglance/internal/sparklog"
+)
+
+// App analyses one application attempt. Feed it events in log order with
+// Add; call Report at any time for a self-contained snapshot. An App is not
+// safe for concurrent use: serialise Add and Report (the Report result
+// itself shares nothing with the App).
+type App struct {
+	cfg Config
+
+	appID, attemptID, appName, sparkVersion string
+	start, end                              int64 // epoch ms; end is 0 until ApplicationEnd
+	ended, hasStart                         bool
+	firstTime, lastTime                     int64 // earliest and latest timestamp seen in any event
+
+	master      string
+	cpusPerTask int
+	rpCPUs      map[int]int // resource profile → task CPUs
+
+	execs     map[string]*executor // the current incarnation per id, as Spark's store keeps it
+	execIndex map[string]int32     // stable small index per executor id (spill cells)
+	execIDs   []string
+	lifetimes []lifetime
+	openLife  map[string]int // executor id → index of its open lifetime
+	driverAdd bool           // an ExecutorAdded for "driver" was seen (local mode, Spark 2.4+)
+
+	stages map[stageKey]*stage
+	jobs   map[int][]int // job id → stage ids (to mark pending stages skipped at job end)
+
+	running    map[int64]runningTask // started and not yet ended
+	maxRunning int
+	driverTask bool // some task ran on executor "driver"
+
+	timeline   timeline
+	unplaced   int64 // task ends without a usable launch/finish
+	hasCPUTime bool
+	totals     Totals
+
+	sql *sqlops.Model // SQL executions, plans and their accumulators
+}
+
+type stageKey struct{ id, attempt int }
+
+type runningTask struct {
+	launch int64
+	stage  stageKey
+}
+
+// lifetime is one executor incarnation's core availability.
+type lifetime struct {
+	exec     string
+	cores    int
+	from, to int64
+	open     bool
+}
+
+// timeline is where task values are spread: fixed-width or stage borders.
+type timeline interface {
+	spread(launch, finish int64, c *contrib)
+	taskStarted(stage int, launch int64)
+	taskEnded(stage int, launch, finish int64)
+	intervals(from, to int64) []span
+}
+
+// span is one reported interval and its accumulated values.
+type span struct {
+	start, end int64
+	b          *bucket
+}
+
+// New starts the analysis of one application attempt.
+func New(cfg Config) *App {
+	if cfg.Interval <= 0 {
+		cfg.Interval = DefaultConfig().Interval
+	}
+	if cfg.ExactQuantileTasks <= 0 {
+		cfg.ExactQuantileTasks = DefaultConfig().ExactQuantileTasks
+	}
+	if cfg.SQLThresholds == (sqlops.Thresholds{}) {
+		cfg.SQLThresholds = sqlops.DefaultThresholds()
+	}
+	a := &App{
+		cfg:         cfg,
+		cpusPerTask: 1,
+		rpCPUs:      map[int]int{},
+		execs:       map[string]*executor{},
+		execIndex:   map[string]int32{},
+		openLife:    map[string]int{},
+		stages:      map[stageKey]*stage{},
+		jobs:        map[int][]int{},
+		running:     map[int64]runningTask{},
+		firstTime:   math.MaxInt64,
+		sql:         sqlops.NewModel(sqlops.Options{MaxExecutions: cfg.SQLMaxExecutions}),
+	}
+	if cfg.StageBorders {
+		a.timeline = newBorderTimeline()
+	} else {
+		a.timeline = newFixedTimeline(cfg.Interval.Milliseconds())
+	}
+	return a
+}
+
+func (a *App) seen(t int64) {
+	if t <= 0 || !a.plausible(t) { // 0 means "absent" in most fields
+		return
+	}
+	a.firstTime = min(a.firstTime, t)
+	a.lastTime = max(a.lastTime, t)
+}
+
+// clockSlackMs is how far a timestamp may stray from the application's
+// known life before it is taken for a broken clock (and ignored for the
+// timeline): a day before the start, a month after the newest event.
+const (
+	clockSlackBeforeMs = 24 * 3600 * 1000
+	clockSlackAfterMs  = 31 * 24 * 3600 * 1000
+)
+
+// plausible tells whether t can belong to this application, judged by
+// what is known so far.
+func (a *App) plausible(t int64) bool {
+	if a.hasStart && t < a.start-clockSlackBeforeMs {
+		return false
+	}
+	newest := max(a.lastTime, a.start)
+	return newest <= 0 || t <= newest+clockSlackAfterMs
+}
+
+// Add folds one event into the analysis. Unknown event types are ignored.
+func (a *App) Add(ev sparklog.Event) {
+	switch e := ev.(type) {
+	case *sparklog.LogStart:
+		a.sparkVersion = e.SparkVersion
+	case *sparklog.DatabricksMetadata: // Databricks logs have no LogStart
+		if a.sparkVersion == "" {
+			a.sparkVersion = e.SparkVersion
+		}
+		a.seen(e.Timestamp)
+	case *sparklog.ApplicationStart:
+		a.appID, a.attemptID, a.appName = e.AppID, e.AttemptID, e.AppName
+		a.start, a.hasStart = e.Timestamp, true
+		a.seen(e.Timestamp)
+	case *sparklog.ApplicationEnd:
+		a.end, a.ended = e.Timestamp, true
+		a.seen(e.Timestamp)
+	case *sparklog.EnvironmentUpdate:
+		a.environment(e)
+	case *sparklog.ResourceProfileAdded:
+		if c, ok := e.TaskResources["cpus"]; ok && c >= 1 {
+			a.rpCPUs[e.ID] = int(c)
+		}
+	case *sparklog.ExecutorAdded:
+		a.seen(e.Timestamp)
+		a.executorAdded(e)
+	case *sparklog.ExecutorRemoved:
+		a.seen(e.Timestamp)
+		a.executorRemoved(e)
+	case *sparklog.BlockManagerAdded:
+		a.seen(e.Timestamp)
+		a.blockManagerAdded(e)
+	case *sparklog.JobStart:
+		a.seen(e.SubmissionTime)
+		a.jobStart(e)
+		a.sql.Add(e)
+	case *sparklog.JobEnd:
+		a.seen(e.CompletionTime)
+		a.jobEnd(e)
+		a.sql.Add(e)
+	case *sparklog.StageSubmitted:
+		a.seen(e.Stage.SubmissionTime)
+		a.stageSubmitted(e)
+	case *sparklog.StageCompleted:
+		a.seen(e.Stage.CompletionTime)
+		a.stageCompleted(e)
+	case *sparklog.TaskStart:
+		a.seen(e.Task.LaunchTime)
+		a.taskStart(e)
+	case *sparklog.TaskEnd:
+		placeable := a.plausible(e.Task.LaunchTime) && a.plausible(e.Task.FinishTime)
+		a.seen(e.Task.LaunchTime)
+		a.seen(e.Task.FinishTime)
+		a.taskEnd(e, placeable)
+		a.sql.Add(e)
+	case *sparklog.StageExecutorMetrics:
+		if ex := a.execs[e.ExecutorID]; ex != nil {
+			ex.notePeaks(e.Metrics)
+		}
+	case *sparklog.SQLExecutionStart:
+		a.seen(e.Time)
+		a.sql.Add(e)
+	case *sparklog.SQLExecutionEnd:
+		a.seen(e.Time)
+		a.sql.Add(e)
+	case *sparklog.SQLAdaptiveExecutionUpdate, *sparklog.DriverAccumUpdates:
+		a.sql.Add(e)
+	}
+}
+
+func (a *App) environment(e *sparklog.EnvironmentUpdate) {
+	if m, ok := e.SparkProperties["spark.master"]; ok {
+		a.master = m
+	}
+	if c, err := strconv.Atoi(e.SparkProperties["spark.task.cpus"]); err == nil && c >= 1 {
+		a.cpusPerTask = c
+	}
+}
+
+// localCores parses spark.master: ok is false outside local mode; n is 0
+// for local[*] (unknown core count).
+func localCores(master string) (n int, ok bool) {
+	switch {
+	case master == "local":
+		return 1, true
+	case strings.HasPrefix(master, "local["):
+		inner := strings.TrimSuffix(strings.TrimPrefix(master, "local["), "]")
+		inner, _, _ = strings.Cut(inner, ",") // local[N, maxFailures]
+		if inner == "*" {
+			return 0, true
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(inner))
+		if err != nil || n < 1 {
+			return 0, true
+		}
+		return n, true
+	}
+	return 0, false
+}
+
+func (a *App) execIdx(id string) int32 {
+	if i, ok := a.execIndex[id]; ok {
+		return i
+	}
+	i := int32(len(a.execIDs))
+	a.execIndex[id] = i
+	a.execIDs = append(a.execIDs, id)
+	return i
+}
+
+// availableCoresNow is the core count at the current point of the log (for
+// the single-core finding).
+func (a *App) availableCoresNow() int {
+	if a.cfg.CPUs > 0 {
+		return a.cfg.CPUs
+	}
+	n := 0
+	for _, i := range a.openLife {
+		n += a.lifetimes[i].cores
+	}
+	if c, _, ok := a.localDriver(); ok {
+		n += c
+	}
+	return n
+}
+
+// localDriver tells whether the driver runs the tasks itself (local mode
+// without an ExecutorAdded for it) and with how many cores: N from
+// local[N], else the most tasks seen running at once (estimated).
+func (a *App) localDriver() (cores int, estimated, ok bool) {
+	if a.driverAdd {
+		return 0, false, false
+	}
+	c, local := localCores(a.master)
+	if !local && !(a.master == "" && a.driverTask) {
+		return 0, false, false
+	}
+	if c > 0 {
+		return c, false, true
+	}
+	return a.maxRunning, true, true
+}

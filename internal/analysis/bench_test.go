@@ -1,0 +1,174 @@
+package analysis
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"testing"
+
+	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/testkit"
+)
+
+// generateApp streams a realistic application into add: executors × cores
+// slots, stages run one after another, each stage's tasks list-scheduled
+// on the slots with durations of 0.2–5 s (a few stragglers), events in time
+// order. It returns the number of tasks.
+func generateApp(stages, tasksPerStage, executors, cores int, add func(sparklog.Event)) int {
+	rng := rand.New(rand.NewPCG(1, 2))
+	t0 := int64(1_700_000_000_000)
+	add(&sparklog.LogStart{SparkVersion: "3.5.1"})
+	add(&sparklog.EnvironmentUpdate{SparkProperties: map[string]string{"spark.master": "yarn"}})
+	add(&sparklog.ApplicationStart{AppName: "generated", AppID: "application_1_0001", Timestamp: t0})
+	ids := make([]string, executors)
+	for i := range ids {
+		ids[i] = fmt.Sprint(i + 1)
+		add(&sparklog.ExecutorAdded{Timestamp: t0 + 1000, ExecutorID: ids[i], Host: "host" + ids[i], TotalCores: cores})
+	}
+	type ev struct {
+		at  int64
+		end bool
+		idx int
+	}
+	slots := make([]int64, executors*cores)
+	now := t0 + 2000
+	taskID := int64(0)
+	evs := make([]ev, 0, 2*tasksPerStage)
+	launch := make([]int64, tasksPerStage)
+	finish := make([]int64, tasksPerStage)
+	slotOf := make([]int, tasksPerStage)
+	for s := range stages {
+		info := sparklog.StageInfo{StageID: s, Name: fmt.Sprintf("stage %d", s), NumTasks: tasksPerStage, SubmissionTime: now}
+		add(&sparklog.JobStart{JobID: s, SubmissionTime: now, StageInfos: []sparklog.StageInfo{info}})
+		add(&sparklog.StageSubmitted{Stage: info})
+		for i := range slots {
+			slots[i] = now
+		}
+		evs = evs[:0]
+		for i := range tasksPerStage {
+			k := i % len(slots)
+			d := 200 + rng.Int64N(4800)
+			if rng.IntN(1000) == 0 {
+				d *= 10 // straggler
+			}
+			launch[i], finish[i], slotOf[i] = slots[k], slots[k]+d, k
+			slots[k] = finish[i] + 5
+			evs = append(evs, ev{launch[i], false, i}, ev{finish[i], true, i})
+		}
+		slices.SortFunc(evs, func(x, y ev) int { return cmp.Compare(x.at, y.at) })
+		base := taskID
+		for _, e := range evs {
+			ti := sparklog.TaskInfo{TaskID: base + int64(e.idx), Index: e.idx, LaunchTime: launch[e.idx], ExecutorID: ids[slotOf[e.idx]/cores]}
+			if !e.end {
+				add(&sparklog.TaskStart{StageID: s, Task: ti})
+				continue
+			}
+			ti.FinishTime = finish[e.idx]
+			d := finish[e.idx] - launch[e.idx]
+			add(&sparklog.TaskEnd{StageID: s, Reason: sparklog.TaskEndReason{Reason: "Success"}, Task: ti, Metrics: &sparklog.TaskMetrics{
+				ExecutorRunTime: d - 20, ExecutorCPUTime: d * 700_000, HasExecutorCPUTime: true, ExecutorDeserializeCPUTime: 5_000_000,
+				JVMGCTime: d / 20, ResultSerializationTime: 1, MemoryBytesSpilled: int64(rng.IntN(2)) << 20,
+				ShuffleRead:  sparklog.ShuffleReadMetrics{FetchWaitTime: d / 50, LocalBytesRead: 1 << 20},
+				ShuffleWrite: sparklog.ShuffleWriteMetrics{BytesWritten: 1 << 20, WriteTime: 3_000_000},
+			}})
+		}
+		taskID += int64(tasksPerStage)
+		now = slices.Max(slots) + 100
+		info.CompletionTime = now
+		add(&sparklog.StageCompleted{Stage: info})
+		add(&sparklog.JobEnd{JobID: s, CompletionTime: now, Result: "JobSucceeded"})
+	}
+	add(&sparklog.ApplicationEnd{Timestamp: now + 1000})
+	return int(taskID)
+}
+
+// BenchmarkAnalyze1MTasks streams a generated 1M-task application (200
+// stages × 5000 tasks on 50 executors × 8 cores) into Add and reports the
+// heap in use afterwards, with the App still alive.
+func BenchmarkAnalyze1MTasks(b *testing.B) {
+	for b.Loop() {
+		a := New(DefaultConfig())
+		n := generateApp(200, 5000, 50, 8, a.Add)
+		r := a.Report()
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "heapMB")
+		b.ReportMetric(float64(n), "tasks")
+		b.ReportMetric(float64(len(r.Intervals)), "intervals")
+		runtime.KeepAlive(a)
+	}
+}
+
+// TestGeneratedSmoke is the benchmark's smoke version: 20k tasks, with the
+// generator's sums checked against the report.
+func TestGeneratedSmoke(t *testing.T) {
+	a := New(DefaultConfig())
+	n := generateApp(4, 5000, 10, 8, a.Add)
+	r := a.Report()
+	if r.Totals.Tasks != int64(n) || len(r.Stages) != 4 || r.Stages[3].NumCompleteTasks != 5000 {
+		t.Fatalf("tasks %d/%d stages %d", r.Totals.Tasks, n, len(r.Stages))
+	}
+	var cpu float64
+	for _, iv := range r.Intervals {
+		cpu += iv.CPUSeconds
+		if iv.Efficiency > 1 {
+			t.Errorf("efficiency %.3f > 1 at %d", iv.Efficiency, iv.Start)
+		}
+	}
+	if !near(cpu, r.Totals.CPUSeconds) {
+		t.Errorf("cpu %.9g vs %.9g", cpu, r.Totals.CPUSeconds)
+	}
+	if q := r.Stages[0].TaskDurations; q == nil || q.Min < 200 || q.Median < 2000 || q.Median > 3200 {
+		t.Errorf("stage 0 durations %+v", q)
+	}
+}
+
+// BenchmarkAnalyzeReal measures decoding alone and decoding plus analysis
+// over the largest real log (142 MB decoded, held in memory so the codec
+// is not measured). Compare the two ns/op for the analysis overhead.
+func BenchmarkAnalyzeReal(b *testing.B) {
+	path := testkit.Events(b, "extra/spark-rapids-tools/spark-events-qualification/nds_q88_photon_db_13_3.zstd")
+	rc := openLog(b, path)
+	data, err := io.ReadAll(rc)
+	rc.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	run := func(b *testing.B, analyse bool) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			d := sparklog.NewDecoder()
+			var a *App
+			if analyse {
+				a = New(DefaultConfig())
+			}
+			rest := data
+			for len(rest) > 0 {
+				line := rest
+				if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+					line, rest = rest[:i], rest[i+1:]
+				} else {
+					rest = nil
+				}
+				if len(line) == 0 {
+					continue
+				}
+				ev, err := d.Decode(line)
+				if err != nil || a == nil {
+					continue
+				}
+				a.Add(ev)
+			}
+			if a != nil {
+				_ = a.Report()
+			}
+		}
+	}
+	b.Run("decode", func(b *testing.B) { run(b, false) })
+	b.Run("decode+analyze", func(b *testing.B) { run(b, true) })
+}

@@ -1,0 +1,145 @@
+package analysis
+
+import (
+	"slices"
+
+	"github.com/sparkglance/sparkglance/internal/sparklog"
+)
+
+// contrib is what one ended task spreads over its [launch, finish) time.
+type contrib struct {
+	cpu, serde, shuffle, gc, task float64 // seconds
+	memSpill, diskSpill           float64 // bytes
+	stage                         int32
+	exec                          int32
+}
+
+// bucket accumulates the values of one interval.
+type bucket struct {
+	cpu, serde, shuffle, gc, task float64
+	stages                        []int32 // sorted, unique
+	spill                         []spillCell
+}
+
+type spillCell struct {
+	exec      int32
+	mem, disk float64
+}
+
+func (b *bucket) add(c *contrib, f float64) {
+	b.cpu += c.cpu * f
+	b.serde += c.serde * f
+	b.shuffle += c.shuffle * f
+	b.gc += c.gc * f
+	b.task += c.task * f
+	if i, found := slices.BinarySearch(b.stages, c.stage); !found {
+		b.stages = slices.Insert(b.stages, i, c.stage)
+	}
+	if c.memSpill != 0 || c.diskSpill != 0 {
+		b.addSpill(c.exec, c.memSpill*f, c.diskSpill*f)
+	}
+}
+
+func (b *bucket) addSpill(exec int32, mem, disk float64) {
+	for i := range b.spill {
+		if b.spill[i].exec == exec {
+			b.spill[i].mem += mem
+			b.spill[i].disk += disk
+			return
+		}
+	}
+	b.spill = append(b.spill, spillCell{exec, mem, disk})
+}
+
+// merge adds o into b.
+func (b *bucket) merge(o *bucket) {
+	b.cpu += o.cpu
+	b.serde += o.serde
+	b.shuffle += o.shuffle
+	b.gc += o.gc
+	b.task += o.task
+	for _, s := range o.stages {
+		if i, found := slices.BinarySearch(b.stages, s); !found {
+			b.stages = slices.Insert(b.stages, i, s)
+		}
+	}
+	for _, s := range o.spill {
+		b.addSpill(s.exec, s.mem, s.disk)
+	}
+}
+
+// splitOff moves the share f of b's values into a new bucket (stage ids
+// are kept on both sides).
+func (b *bucket) splitOff(f float64) bucket {
+	r := bucket{
+		cpu: b.cpu * f, serde: b.serde * f, shuffle: b.shuffle * f, gc: b.gc * f, task: b.task * f,
+		stages: slices.Clone(b.stages),
+	}
+	b.cpu -= r.cpu
+	b.serde -= r.serde
+	b.shuffle -= r.shuffle
+	b.gc -= r.gc
+	b.task -= r.task
+	for i := range b.spill {
+		s := &b.spill[i]
+		r.spill = append(r.spill, spillCell{s.exec, s.mem * f, s.disk * f})
+		s.mem -= s.mem * f
+		s.disk -= s.disk * f
+	}
+	return r
+}
+
+func (b *bucket) empty() bool {
+	return len(b.stages) == 0 && len(b.spill) == 0 && b.task == 0
+}
+
+// spreadTask turns a task end into its contribution and spreads it.
+func (a *App) spreadTask(e *sparklog.TaskEnd) {
+	launch, finish := e.Task.LaunchTime, e.Task.FinishTime
+	if finish < launch { // unfinished or clock trouble: treat as instantaneous
+		finish = launch
+	}
+	c := contrib{
+		task:  float64(finish-launch) / 1e3,
+		stage: int32(e.StageID),
+		exec:  a.execIdx(e.Task.ExecutorID),
+	}
+	if m := e.Metrics; m != nil {
+		if m.HasExecutorCPUTime {
+			a.hasCPUTime = true
+		}
+		c.cpu = float64(m.ExecutorCPUTime) / 1e9
+		c.serde = float64(m.ExecutorDeserializeCPUTime)/1e9 + float64(m.ResultSerializationTime)/1e3
+		c.shuffle = float64(m.ShuffleRead.FetchWaitTime)/1e3 + float64(m.ShuffleWrite.WriteTime)/1e9
+		c.gc = float64(m.JVMGCTime) / 1e3
+		c.memSpill = float64(m.MemoryBytesSpilled)
+		c.diskSpill = float64(m.DiskBytesSpilled)
+	}
+	a.totals.add(&c)
+	a.timeline.taskEnded(e.StageID, launch, finish)
+	a.timeline.spread(launch, finish, &c)
+}
+
+// Totals are the sums over all spread tasks (for checks and summaries).
+type Totals struct {
+	CPUSeconds        float64 `json:"cpuSeconds"`
+	SerdeSeconds      float64 `json:"serdeSeconds"`
+	ShuffleSeconds    float64 `json:"shuffleSeconds"`
+	GCSeconds         float64 `json:"gcSeconds"`
+	TaskSeconds       float64 `json:"taskSeconds"`
+	MemoryBytesSpill  float64 `json:"memoryBytesSpilled"`
+	DiskBytesSpill    float64 `json:"diskBytesSpilled"`
+	AvailableCoreSecs float64 `json:"availableCoreSeconds"`
+	Tasks             int64   `json:"tasks"`
+}
+
+func (t *Totals) add(c *contrib) {
+	t.CPUSeconds += c.cpu
+	t.SerdeSeconds += c.serde
+	t.ShuffleSeconds += c.shuffle
+	t.GCSeconds += c.gc
+	t.TaskSeconds += c.task
+	t.MemoryBytesSpill += c.memSpill
+	t.DiskBytesSpill += c.diskSpill
+	t.Tasks++
+}

@@ -1,0 +1,90 @@
+// Package analysis turns a stream of typed Spark events into the numbers
+// behind sparkglance's charts: per-interval CPU efficiency with correct
+// units, Spark's own History Server aggregates per stage attempt and per
+// executor, and automated findings.
+//
+// One App analyses one application attempt incrementally: Add costs about
+// O(1) per event plus the intervals a task spans, and memory grows with
+// executors, stages and intervals, never with tasks. The same code serves a
+// finished log (the analyze command) and a live, growing one (the exporter).
+package analysis
+
+import (
+	"time"
+
+	"github.com/sparkglance/sparkglance/internal/analysis/sqlops"
+)
+
+// Config chooses the intervals, the core count and the finding thresholds.
+type Config struct {
+	// Interval is the width of the fixed intervals (aligned to epoch
+	// multiples). Ignored when StageBorders is set.
+	Interval time.Duration
+	// StageBorders uses spark-sight's intervals instead: borders at every
+	// stage's first task launch and last task finish.
+	StageBorders bool
+	// CPUs, when > 0, replaces the executors' cores by a constant N over
+	// the application's life.
+	CPUs int
+	// ExactQuantileTasks is how many task durations per stage attempt are
+	// kept exactly before switching to a bounded sketch (1% relative error).
+	ExactQuantileTasks int
+	Thresholds         Thresholds
+	// SQLThresholds are the per-SQL-operator findings' triggers; the zero
+	// value means sqlops.DefaultThresholds().
+	SQLThresholds sqlops.Thresholds
+	// SQLMaxExecutions bounds the SQL executions kept (oldest finished
+	// dropped first); 0 means 1000, Spark's own UI default.
+	SQLMaxExecutions int
+}
+
+// Thresholds holds every finding's trigger. The defaults come from the issue.
+type Thresholds struct {
+	SingleCoreMinDuration time.Duration // single_core_stage: one task at a time for at least this long…
+	SingleCoreMinCores    int           // …while at least this many cores were available
+	UniformSpillShare     float64       // uniform_spill: share of a stage's executors that spilled
+	UniformSpillMaxRatio  float64       // uniform_spill: max/median executor spill at most this
+	SkewedSpillRatio      float64       // skewed_spill: one executor spilled ≥ this × the median of the spilling ones
+	TaskSkewMinMax        time.Duration // task_skew: longest task longer than this…
+	TaskSkewRatio         float64       // …and at least this × the median task
+	LowEfficiency         float64       // low_efficiency: efficiency below this…
+	LowEfficiencyFor      time.Duration // …for at least this long while tasks run
+	GCShare               float64       // gc_pressure: GC time over this share of run time
+	ShuffleWaitShare      float64       // shuffle_wait: fetch wait over this share of run time
+	IdleShare             float64       // idle_executors: less than this share of core time used…
+	IdleFor               time.Duration // …for at least this long
+	// MinStageRunTime keeps gc_pressure and shuffle_wait quiet on stages
+	// whose tasks ran for less than this in total (ratios of tiny numbers
+	// are noise).
+	MinStageRunTime time.Duration
+}
+
+// DefaultConfig returns 10 s intervals and the issue's thresholds.
+func DefaultConfig() Config {
+	return Config{
+		Interval:           10 * time.Second,
+		ExactQuantileTasks: 10000,
+		Thresholds:         DefaultThresholds(),
+		SQLThresholds:      sqlops.DefaultThresholds(),
+	}
+}
+
+// DefaultThresholds returns the issue's finding thresholds.
+func DefaultThresholds() Thresholds {
+	return Thresholds{
+		SingleCoreMinDuration: 30 * time.Second,
+		SingleCoreMinCores:    8,
+		UniformSpillShare:     0.75,
+		UniformSpillMaxRatio:  2,
+		SkewedSpillRatio:      3,
+		TaskSkewMinMax:        5 * time.Second,
+		TaskSkewRatio:         10,
+		LowEfficiency:         0.2,
+		LowEfficiencyFor:      time.Minute,
+		GCShare:               0.1,
+		ShuffleWaitShare:      0.2,
+		IdleShare:             0.2,
+		IdleFor:               5 * time.Minute,
+		MinStageRunTime:       10 * time.Second,
+	}
+}

@@ -1,0 +1,135 @@
+package analysis
+
+import (
+	"strconv"
+
+	"github.com/sparkglance/sparkglance/internal/sparklog"
+)
+
+// executor mirrors Spark's LiveExecutor: the counters behind the REST API's
+// ExecutorSummary.
+type executor struct {
+	id, hostPort, host string
+	isActive           bool
+	live               bool // still in Spark's liveExecutors (tasks only count while live)
+	totalCores         int
+	maxTasks           int
+	maxMemory          int64
+	addTime            int64
+	removeTime         int64
+	removeReason       string
+
+	activeTasks, failedTasks, completedTasks, totalTasks int
+	totalDuration, totalGC, totalInput                   int64
+	totalShuffleRead, totalShuffleWrite                  int64
+
+	peakGC      int64 // peak "TotalGCTime" executor metric
+	peakGCKnown bool
+}
+
+// getOrCreateExecutor follows Spark: a removed executor that comes back is
+// a fresh entry that replaces the old one.
+func (a *App) getOrCreateExecutor(id string, t int64) *executor {
+	if ex := a.execs[id]; ex != nil && ex.live {
+		return ex
+	}
+	ex := &executor{id: id, addTime: t, live: true, isActive: true}
+	a.execs[id] = ex
+	a.execIdx(id)
+	return ex
+}
+
+func (a *App) executorAdded(e *sparklog.ExecutorAdded) {
+	ex := a.getOrCreateExecutor(e.ExecutorID, e.Timestamp)
+	ex.host = e.Host
+	ex.isActive = true
+	ex.totalCores = e.TotalCores
+	cpus := a.cpusPerTask
+	if c, ok := a.rpCPUs[e.ResourceProfileID]; ok {
+		cpus = c
+	}
+	ex.maxTasks = e.TotalCores / max(cpus, 1)
+
+	if e.ExecutorID == "driver" {
+		a.driverAdd = true
+	}
+	if i, ok := a.openLife[e.ExecutorID]; ok { // re-registration: close the old life
+		a.lifetimes[i].to, a.lifetimes[i].open = e.Timestamp, false
+	}
+	a.openLife[e.ExecutorID] = len(a.lifetimes)
+	a.lifetimes = append(a.lifetimes, lifetime{exec: e.ExecutorID, cores: e.TotalCores, from: e.Timestamp, open: true})
+}
+
+func (a *App) executorRemoved(e *sparklog.ExecutorRemoved) {
+	if ex := a.execs[e.ExecutorID]; ex != nil && ex.live {
+		ex.live, ex.isActive = false, false
+		ex.removeTime, ex.removeReason = e.Timestamp, e.Reason
+	}
+	if i, ok := a.openLife[e.ExecutorID]; ok {
+		a.lifetimes[i].to, a.lifetimes[i].open = e.Timestamp, false
+		delete(a.openLife, e.ExecutorID)
+	}
+}
+
+func (a *App) blockManagerAdded(e *sparklog.BlockManagerAdded) {
+	ex := a.getOrCreateExecutor(e.ExecutorID, e.Timestamp)
+	ex.hostPort = e.Host + ":" + strconv.Itoa(e.Port)
+	ex.isActive = true
+	ex.maxMemory = e.MaxMem
+}
+
+func (ex *executor) notePeaks(metrics []sparklog.NamedValue) {
+	for _, m := range metrics {
+		if m.Name == "TotalGCTime" {
+			ex.peakGCKnown = true
+			ex.peakGC = max(ex.peakGC, m.Value)
+		}
+	}
+}
+
+// Executor is the REST API's ExecutorSummary subset named in the issue;
+// times are epoch ms (0 = absent).
+type Executor struct {
+	ID                string `json:"id"`
+	HostPort          string `json:"hostPort"`
+	IsActive          bool   `json:"isActive"`
+	TotalCores        int    `json:"totalCores"`
+	MaxTasks          int    `json:"maxTasks"`
+	ActiveTasks       int    `json:"activeTasks"`
+	FailedTasks       int    `json:"failedTasks"`
+	CompletedTasks    int    `json:"completedTasks"`
+	TotalTasks        int    `json:"totalTasks"`
+	TotalDuration     int64  `json:"totalDuration"`
+	TotalGCTime       int64  `json:"totalGCTime"`
+	TotalInputBytes   int64  `json:"totalInputBytes"`
+	TotalShuffleRead  int64  `json:"totalShuffleRead"`
+	TotalShuffleWrite int64  `json:"totalShuffleWrite"`
+	MaxMemory         int64  `json:"maxMemory"`
+	AddTime           int64  `json:"addTime"`
+	RemoveTime        int64  `json:"removeTime,omitempty"`
+	RemoveReason      string `json:"removeReason,omitempty"`
+}
+
+// summary applies the REST layer's driver rules (AppStatusStore.replaceExec):
+// the driver's totalDuration is the application's run time and its
+// totalGCTime is its peak TotalGCTime metric (0 when none is known).
+func (ex *executor) summary(appDuration int64) Executor {
+	out := Executor{
+		ID: ex.id, HostPort: ex.hostPort, IsActive: ex.isActive,
+		TotalCores: ex.totalCores, MaxTasks: ex.maxTasks,
+		ActiveTasks: ex.activeTasks, FailedTasks: ex.failedTasks,
+		CompletedTasks: ex.completedTasks, TotalTasks: ex.totalTasks,
+		TotalDuration: ex.totalDuration, TotalGCTime: ex.totalGC,
+		TotalInputBytes: ex.totalInput, TotalShuffleRead: ex.totalShuffleRead,
+		TotalShuffleWrite: ex.totalShuffleWrite, MaxMemory: ex.maxMemory,
+		AddTime: ex.addTime, RemoveTime: ex.removeTime, RemoveReason: ex.removeReason,
+	}
+	if out.HostPort == "" {
+		out.HostPort = ex.host
+	}
+	if ex.id == "driver" {
+		out.TotalDuration = appDuration
+		out.TotalGCTime = ex.peakGC
+	}
+	return out
+}

@@ -1,0 +1,235 @@
+package analysis
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/sparkglance/sparkglance/internal/analysis/sqlops"
+)
+
+// Report is a consistent, self-contained snapshot of the analysis: it
+// shares no memory with the App, so it can be handed to another goroutine
+// while Add continues. Times are epoch ms.
+type Report struct {
+	AppID          string `json:"appId"`
+	AttemptID      string `json:"attemptId"`
+	AppName        string `json:"appName"`
+	SparkVersion   string `json:"sparkVersion"`
+	Start          int64  `json:"start"`
+	End            int64  `json:"end"` // ApplicationEnd, or the last event of a live app
+	Live           bool   `json:"live"`
+	LastEventTime  int64  `json:"lastEventTime"`
+	IntervalMs     int64  `json:"intervalMs"` // 0 with stage borders
+	IntervalMode   string `json:"intervalMode"`
+	Master         string `json:"master,omitempty"`
+	LocalCores     int    `json:"localCores,omitempty"`     // cores counted for the driver in local mode
+	CoresEstimated bool   `json:"coresEstimated,omitempty"` // local[*]: cores = most tasks seen running at once
+	// CPUTimeAvailable is false for logs without Executor CPU Time (before
+	// Spark 2.1): cpuSeconds and efficiency are then 0, not measured.
+	CPUTimeAvailable bool       `json:"cpuTimeAvailable"`
+	Intervals        []Interval `json:"intervals"`
+	Stages           []Stage    `json:"stages"`
+	Executors        []Executor `json:"executors"`
+	Findings         []Finding  `json:"findings"`
+	// SQL lists the SQL executions with their operators' metrics.
+	SQL    []sqlops.Execution `json:"sql"`
+	Totals Totals             `json:"totals"`
+	// UnplacedTasks counts task ends whose times could not be placed on the
+	// timeline (no launch time, or a span over 31 days).
+	UnplacedTasks int64 `json:"unplacedTasks"`
+}
+
+// Interval is one bar of the efficiency chart.
+type Interval struct {
+	Start                int64   `json:"start"`
+	End                  int64   `json:"end"`
+	AvailableCoreSeconds float64 `json:"availableCoreSeconds"`
+	CPUSeconds           float64 `json:"cpuSeconds"`
+	SerdeSeconds         float64 `json:"serdeSeconds"`
+	ShuffleSeconds       float64 `json:"shuffleSeconds"`
+	GCSeconds            float64 `json:"gcSeconds"`
+	TaskSeconds          float64 `json:"taskSeconds"` // wall time of running tasks (busy core time)
+	Efficiency           float64 `json:"efficiency"`
+	Stages               []int   `json:"stages"`
+	Spill                []Spill `json:"spill"`
+	// Settled is true once no task that started before End can still
+	// change the interval (always true for a finished application).
+	Settled bool `json:"settled"`
+}
+
+// Spill is one executor's spill within an interval (bytes, spread by time).
+type Spill struct {
+	ExecutorID  string  `json:"executorId"`
+	MemoryBytes float64 `json:"memoryBytes"`
+	DiskBytes   float64 `json:"diskBytes"`
+}
+
+// Report builds the snapshot.
+func (a *App) Report() Report {
+	end := a.end
+	if !a.ended {
+		end = a.lastTime
+	}
+	start := a.start
+	if !a.hasStart && a.firstTime != math.MaxInt64 {
+		start = a.firstTime
+	}
+	r := Report{
+		AppID: a.appID, AttemptID: a.attemptID, AppName: a.appName, SparkVersion: a.sparkVersion,
+		Start: start, End: end, Live: !a.ended, LastEventTime: a.lastTime,
+		IntervalMode: "fixed", Master: a.master, CPUTimeAvailable: a.hasCPUTime,
+		Totals: a.totals, UnplacedTasks: a.unplaced,
+	}
+	if a.cfg.StageBorders {
+		r.IntervalMode = "stages"
+	} else {
+		r.IntervalMs = a.cfg.Interval.Milliseconds()
+	}
+	if c, est, ok := a.localDriver(); ok && a.cfg.CPUs <= 0 {
+		r.LocalCores, r.CoresEstimated = c, est
+	}
+	r.Intervals = a.reportIntervals(start, end)
+	for i := range r.Intervals {
+		r.Totals.AvailableCoreSecs += r.Intervals[i].AvailableCoreSeconds
+	}
+	r.Stages = a.reportStages()
+	r.Executors = a.reportExecutors(end - a.start)
+	r.SQL = a.sql.Executions()
+	r.Findings = a.findings(&r)
+	r.Findings = append(r.Findings, sqlFindings(r.SQL, a.cfg.SQLThresholds)...)
+	return r
+}
+
+const maxAppSpanMs = 366 * 24 * 3600 * 1000
+
+// coreLives lists the core availability: executors' lives (open ones end
+// at end), the local-mode driver, or the --cpus constant.
+func (a *App) coreLives(start, end int64) []lifetime {
+	if a.cfg.CPUs > 0 {
+		return []lifetime{{exec: "cpus", cores: a.cfg.CPUs, from: start, to: end}}
+	}
+	lives := make([]lifetime, 0, len(a.lifetimes)+1)
+	for _, l := range a.lifetimes {
+		if l.from <= 0 || !a.plausible(l.from) { // no timestamp, or a broken clock: assume the application's start
+			l.from = start
+		}
+		if l.open {
+			l.to = max(end, l.from)
+		}
+		lives = append(lives, l)
+	}
+	if c, _, ok := a.localDriver(); ok {
+		lives = append(lives, lifetime{exec: "driver", cores: c, from: start, to: end})
+	}
+	return lives
+}
+
+func (a *App) reportIntervals(start, end int64) []Interval {
+	if !a.hasStart && a.firstTime == math.MaxInt64 {
+		return []Interval{} // no timestamp seen yet: no timeline
+	}
+	lives := a.coreLives(start, end)
+	from, to := start, end
+	for _, l := range lives {
+		if l.to > l.from {
+			from, to = min(from, l.from), max(to, l.to)
+		}
+	}
+	// A bogus executor timestamp must not stretch the timeline: keep to the
+	// application's plausible life and to the timeline's window.
+	if a.hasStart {
+		from = max(from, a.start-clockSlackBeforeMs)
+	}
+	to = min(to, max(end, start)+clockSlackBeforeMs)
+	from = max(from, to-maxAppSpanMs)
+	spans := a.timeline.intervals(from, to)
+	out := make([]Interval, len(spans))
+	settledBefore := int64(math.MaxInt64)
+	if !a.ended {
+		settledBefore = a.lastTime
+		for _, rt := range a.running {
+			settledBefore = min(settledBefore, rt.launch)
+		}
+	}
+	for i, s := range spans {
+		b := s.b
+		iv := Interval{
+			Start: s.start, End: s.end,
+			CPUSeconds: b.cpu, SerdeSeconds: b.serde, ShuffleSeconds: b.shuffle, GCSeconds: b.gc, TaskSeconds: b.task,
+			Stages:  make([]int, len(b.stages)),
+			Spill:   make([]Spill, 0, len(b.spill)),
+			Settled: s.end <= settledBefore,
+		}
+		for j, st := range b.stages {
+			iv.Stages[j] = int(st)
+		}
+		for _, sp := range b.spill {
+			iv.Spill = append(iv.Spill, Spill{ExecutorID: a.execIDs[sp.exec], MemoryBytes: sp.mem, DiskBytes: sp.disk})
+		}
+		slices.SortFunc(iv.Spill, func(x, y Spill) int { return compareExecIDs(x.ExecutorID, y.ExecutorID) })
+		out[i] = iv
+	}
+	addAvailability(out, lives)
+	for i := range out {
+		if out[i].AvailableCoreSeconds > 0 {
+			out[i].Efficiency = out[i].CPUSeconds / out[i].AvailableCoreSeconds
+		}
+	}
+	return out
+}
+
+// addAvailability adds cores × overlap of every life with every interval.
+func addAvailability(ivs []Interval, lives []lifetime) {
+	for _, l := range lives {
+		if l.to <= l.from || l.cores <= 0 {
+			continue
+		}
+		i, _ := slices.BinarySearchFunc(ivs, l.from, func(iv Interval, t int64) int {
+			if iv.End <= t {
+				return -1
+			}
+			return 1
+		})
+		for ; i < len(ivs) && ivs[i].Start < l.to; i++ {
+			lo, hi := max(l.from, ivs[i].Start), min(l.to, ivs[i].End)
+			if hi > lo {
+				ivs[i].AvailableCoreSeconds += float64(l.cores) * float64(hi-lo) / 1e3
+			}
+		}
+	}
+}
+
+// compareExecIDs orders "driver" first, then numeric ids numerically.
+func compareExecIDs(x, y string) int {
+	if x == y {
+		return 0
+	}
+	if x == "driver" {
+		return -1
+	}
+	if y == "driver" {
+		return 1
+	}
+	nx, ex := strconv.Atoi(x)
+	ny, ey := strconv.Atoi(y)
+	switch {
+	case ex == nil && ey == nil:
+		return cmp.Compare(nx, ny)
+	case ex == nil:
+		return -1
+	case ey == nil:
+		return 1
+	}
+	return cmp.Compare(x, y)
+}
+
+func (a *App) reportExecutors(appDuration int64) []Executor {
+	out := make([]Executor, 0, len(a.execs))
+	for _, ex := range a.execs {
+		out = append(out, ex.summary(appDuration))
+	}
+	slices.SortFunc(out, func(x, y Executor) int { return compareExecIDs(x.ID, y.ID) })
+	return out
+}

@@ -1,0 +1,198 @@
+package sqlops
+
+import (
+	"strconv"
+
+	"github.com/sparkglance/sparkglance/internal/sparklog"
+)
+
+// Options tune a Model. The zero value is ready to use.
+type Options struct {
+	// MaxExecutions bounds the executions kept (Spark's own UI keeps
+	// spark.sql.ui.retainedExecutions = 1000); the oldest finished ones
+	// and their accumulators are dropped first. 0 means 1000.
+	MaxExecutions int
+}
+
+// Model folds the SQL side of an event log: plans, accumulators and the
+// jobs linking them. Feed it every event in log order with Add; it is not
+// safe for concurrent use.
+type Model struct {
+	maxExecs int
+	execs    map[int64]*execution
+	order    []int64 // execution ids in start order
+	accs     map[int64]*accum
+	accType  map[int64]string // accumulator → metric type, from the plans
+	jobExec  map[int]int64    // job id → execution id
+
+	// pending holds accumulators updated before any plan names them:
+	// subqueries run while AQE plans, so their tasks can end before the
+	// plan update that shows their nodes. Bounded by maxPending.
+	pending map[int64]*accum
+	// unmapped counts updates dropped because pending was full.
+	unmapped int64
+}
+
+// maxPending bounds the accumulators kept while no plan names them.
+const maxPending = 1 << 16
+
+type execution struct {
+	id          int64
+	description string
+	start, end  int64 // epoch ms
+	ended       bool
+	errorMsg    string
+	jobFailed   bool
+	versions    []*sparklog.PlanNode // every plan, initial first, final last
+}
+
+// NewModel starts an empty model.
+func NewModel(opts Options) *Model {
+	if opts.MaxExecutions <= 0 {
+		opts.MaxExecutions = 1000
+	}
+	return &Model{
+		maxExecs: opts.MaxExecutions,
+		execs:    map[int64]*execution{},
+		accs:     map[int64]*accum{},
+		accType:  map[int64]string{},
+		jobExec:  map[int]int64{},
+		pending:  map[int64]*accum{},
+	}
+}
+
+// Add folds one event; events without SQL content are ignored cheaply.
+func (m *Model) Add(ev sparklog.Event) {
+	switch e := ev.(type) {
+	case *sparklog.TaskEnd:
+		m.taskAccumulables(e.Task.Accumulables)
+	case *sparklog.SQLExecutionStart:
+		x := m.exec(e.ExecutionID)
+		x.description, x.start = e.Description, e.Time
+		m.addPlan(x, e.Plan)
+	case *sparklog.SQLAdaptiveExecutionUpdate:
+		m.addPlan(m.exec(e.ExecutionID), e.Plan)
+	case *sparklog.SQLExecutionEnd:
+		x := m.exec(e.ExecutionID)
+		x.end, x.ended, x.errorMsg = e.Time, true, e.ErrorMessage
+		m.evict()
+	case *sparklog.DriverAccumUpdates:
+		for _, u := range e.Updates {
+			if a := m.accum(u.ID); a != nil {
+				a.add(u.Value, true)
+			}
+		}
+	case *sparklog.JobStart:
+		if s, ok := e.Properties["spark.sql.execution.id"]; ok {
+			if id, err := strconv.ParseInt(s, 10, 64); err == nil {
+				m.jobExec[e.JobID] = id
+			}
+		}
+	case *sparklog.JobEnd:
+		if id, ok := m.jobExec[e.JobID]; ok {
+			delete(m.jobExec, e.JobID)
+			if x := m.execs[id]; x != nil && e.Result == "JobFailed" {
+				x.jobFailed = true
+			}
+		}
+	}
+}
+
+func (m *Model) taskAccumulables(list []sparklog.Accumulable) {
+	for i := range list {
+		ac := &list[i]
+		if ac.Metadata != "sql" || !ac.Numeric {
+			continue
+		}
+		a := m.accum(ac.ID)
+		if a == nil {
+			continue
+		}
+		if ac.HasUpdate {
+			a.add(ac.Update, false)
+		}
+		a.last, a.hasLast = ac.Value, true
+	}
+}
+
+// accum finds an accumulator's state, pending if no plan names it yet;
+// nil when pending is full.
+func (m *Model) accum(id int64) *accum {
+	if a := m.accs[id]; a != nil {
+		return a
+	}
+	a := m.pending[id]
+	if a == nil {
+		if len(m.pending) >= maxPending {
+			m.unmapped++
+			return nil
+		}
+		a = newAccum()
+		m.pending[id] = a
+	}
+	return a
+}
+
+func (m *Model) exec(id int64) *execution {
+	x := m.execs[id]
+	if x == nil {
+		x = &execution{id: id}
+		m.execs[id] = x
+		m.order = append(m.order, id)
+	}
+	return x
+}
+
+// addPlan keeps a plan version and registers its accumulators; ids seen
+// in an earlier version keep their state.
+func (m *Model) addPlan(x *execution, plan *sparklog.PlanNode) {
+	if plan == nil {
+		return
+	}
+	x.versions = append(x.versions, plan)
+	walk(plan, func(n *sparklog.PlanNode) {
+		for _, pm := range n.Metrics {
+			if _, ok := m.accs[pm.AccumulatorID]; !ok {
+				a := m.pending[pm.AccumulatorID]
+				if a == nil {
+					a = newAccum()
+				}
+				delete(m.pending, pm.AccumulatorID)
+				m.accs[pm.AccumulatorID] = a
+			}
+			m.accType[pm.AccumulatorID] = pm.MetricType
+		}
+	})
+}
+
+// evict drops the oldest finished executions beyond the bound.
+func (m *Model) evict() {
+	for i := 0; len(m.execs) > m.maxExecs && i < len(m.order); {
+		x := m.execs[m.order[i]]
+		if !x.ended {
+			i++
+			continue
+		}
+		for _, v := range x.versions {
+			walk(v, func(n *sparklog.PlanNode) {
+				for _, pm := range n.Metrics {
+					delete(m.accs, pm.AccumulatorID)
+					delete(m.accType, pm.AccumulatorID)
+				}
+			})
+		}
+		delete(m.execs, x.id)
+		m.order = append(m.order[:i], m.order[i+1:]...)
+	}
+}
+
+// walk visits a plan tree in pre-order; nil children are skipped.
+func walk(n *sparklog.PlanNode, fn func(*sparklog.PlanNode)) {
+	if n == nil {
+		return
+	}
+	fn(n)
+	for _, c := range n.Children {
+		walk(c, fn)
+	}
+}

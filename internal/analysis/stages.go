@@ -1,0 +1,296 @@
+package analysis
+
+import (
+	"math"
+
+	"github.com/sparkglance/sparkglance/internal/sparklog"
+)
+
+// Spark's stage statuses.
+const (
+	StatusPending  = "PENDING"
+	StatusActive   = "ACTIVE"
+	StatusComplete = "COMPLETE"
+	StatusFailed   = "FAILED"
+	StatusSkipped  = "SKIPPED"
+)
+
+// stage mirrors Spark's LiveStage for one stage attempt, plus what the
+// findings need.
+type stage struct {
+	key           stageKey
+	known         bool // created by JobStart/StageSubmitted, as Spark's store would list it
+	live          bool // still in Spark's liveStages: task events count only while live
+	name          string
+	numTasks      int
+	submission    int64
+	completion    int64
+	failureReason string
+	status        string
+
+	active, complete, failed, killed int
+	firstLaunch                      int64
+	m                                metricSums
+	execs                            map[string]*execStage
+	durations                        durationQuantiles
+
+	// Single-core detection, in log order.
+	runningNow   int
+	lastChange   int64
+	singleCoreMs int64
+}
+
+// metricSums are the task-metric sums of Spark's StageData, in Spark's units.
+type metricSums struct {
+	runTime, cpuTime, deserTime, deserCPUTime, resultSize, gcTime, resultSerTime         int64
+	memSpilled, diskSpilled, peakExecMem, inBytes, inRecords, outBytes, outRecords       int64
+	fetchWait, remoteBytes, localBytes, readRecords, writeBytes, writeTime, writeRecords int64
+}
+
+func (m *metricSums) add(t *sparklog.TaskMetrics) {
+	m.runTime += t.ExecutorRunTime
+	m.cpuTime += t.ExecutorCPUTime
+	m.deserTime += t.ExecutorDeserializeTime
+	m.deserCPUTime += t.ExecutorDeserializeCPUTime
+	m.resultSize += t.ResultSize
+	m.gcTime += t.JVMGCTime
+	m.resultSerTime += t.ResultSerializationTime
+	m.memSpilled += t.MemoryBytesSpilled
+	m.diskSpilled += t.DiskBytesSpilled
+	m.peakExecMem += t.PeakExecutionMemory
+	m.inBytes += t.Input.BytesRead
+	m.inRecords += t.Input.RecordsRead
+	m.outBytes += t.Output.BytesWritten
+	m.outRecords += t.Output.RecordsWritten
+	m.fetchWait += t.ShuffleRead.FetchWaitTime
+	m.remoteBytes += t.ShuffleRead.RemoteBytesRead
+	m.localBytes += t.ShuffleRead.LocalBytesRead
+	m.readRecords += t.ShuffleRead.TotalRecordsRead
+	m.writeBytes += t.ShuffleWrite.BytesWritten
+	m.writeTime += t.ShuffleWrite.WriteTime
+	m.writeRecords += t.ShuffleWrite.RecordsWritten
+}
+
+// execStage mirrors Spark's LiveExecutorStageSummary plus duration quantiles.
+type execStage struct {
+	taskTime                  int64
+	succeeded, failed, killed int
+	m                         metricSums
+	durations                 durationQuantiles
+}
+
+const execStageExactDurations = 1024
+
+const maxTaskSpanMs = 31 * 24 * 3600 * 1000
+
+// getOrCreateStage follows Spark: a stage no longer live (completed and
+// flushed) that is referenced again starts afresh.
+func (a *App) getOrCreateStage(info *sparklog.StageInfo) *stage {
+	k := stageKey{info.StageID, info.AttemptID}
+	st := a.stages[k]
+	if st == nil || !st.live || !st.known {
+		fresh := a.newStage(k)
+		if st != nil && !st.known { // keep the log-order bookkeeping of tasks seen before
+			fresh.runningNow, fresh.lastChange, fresh.singleCoreMs = st.runningNow, st.lastChange, st.singleCoreMs
+		}
+		st = fresh
+		a.stages[k] = st
+	}
+	st.known = true
+	st.name, st.numTasks = info.Name, info.NumTasks
+	st.submission, st.completion, st.failureReason = info.SubmissionTime, info.CompletionTime, info.FailureReason
+	return st
+}
+
+func (a *App) newStage(k stageKey) *stage {
+	return &stage{
+		key: k, live: true, status: StatusPending, firstLaunch: math.MaxInt64,
+		execs:     map[string]*execStage{},
+		durations: durationQuantiles{limit: a.cfg.ExactQuantileTasks},
+	}
+}
+
+// stageFor returns the stage for task bookkeeping, creating an unlisted one
+// when the log never announced it.
+func (a *App) stageFor(k stageKey) *stage {
+	st := a.stages[k]
+	if st == nil {
+		st = a.newStage(k)
+		st.live = false
+		a.stages[k] = st
+	}
+	return st
+}
+
+func (a *App) jobStart(e *sparklog.JobStart) {
+	ids := make([]int, 0, len(e.StageInfos))
+	for i := range e.StageInfos {
+		a.getOrCreateStage(&e.StageInfos[i])
+		ids = append(ids, e.StageInfos[i].StageID)
+	}
+	if len(ids) == 0 {
+		ids = append(ids, e.StageIDs...)
+	}
+	a.jobs[e.JobID] = ids
+}
+
+func (a *App) jobEnd(e *sparklog.JobEnd) {
+	ids, ok := a.jobs[e.JobID]
+	if !ok {
+		return
+	}
+	delete(a.jobs, e.JobID)
+	for k, st := range a.stages {
+		if !st.live || !st.known || st.status != StatusPending {
+			continue
+		}
+		for _, id := range ids {
+			if id == k.id {
+				st.status, st.live = StatusSkipped, false
+				break
+			}
+		}
+	}
+}
+
+func (a *App) stageSubmitted(e *sparklog.StageSubmitted) {
+	st := a.getOrCreateStage(&e.Stage)
+	st.status = StatusActive
+}
+
+func (a *App) stageCompleted(e *sparklog.StageCompleted) {
+	st := a.stages[stageKey{e.Stage.StageID, e.Stage.AttemptID}]
+	if st == nil || !st.live || !st.known {
+		return
+	}
+	st.name, st.numTasks = e.Stage.Name, e.Stage.NumTasks
+	st.submission, st.completion, st.failureReason = e.Stage.SubmissionTime, e.Stage.CompletionTime, e.Stage.FailureReason
+	switch {
+	case e.Stage.FailureReason != "":
+		st.status = StatusFailed
+	case e.Stage.SubmissionTime != 0:
+		st.status = StatusComplete
+	default:
+		st.status = StatusSkipped
+	}
+	if st.active == 0 {
+		st.live = false
+	}
+}
+
+func (a *App) taskStart(e *sparklog.TaskStart) {
+	k := stageKey{e.StageID, e.StageAttemptID}
+	t := &e.Task
+	a.running[t.TaskID] = runningTask{launch: t.LaunchTime, stage: k}
+	a.maxRunning = max(a.maxRunning, len(a.running))
+	if t.ExecutorID == "driver" {
+		a.driverTask = true
+	}
+	if st := a.stages[k]; st != nil && st.live && st.known {
+		st.active++
+		st.firstLaunch = min(st.firstLaunch, t.LaunchTime)
+	}
+	if ex := a.execs[t.ExecutorID]; ex != nil && ex.live {
+		ex.activeTasks++
+		ex.totalTasks++
+	}
+	a.noteRunning(a.stageFor(k), t.LaunchTime, +1)
+	a.timeline.taskStarted(e.StageID, t.LaunchTime)
+}
+
+// noteRunning accumulates the time a stage ran exactly one task while
+// enough cores were available, then applies the change in running tasks.
+func (a *App) noteRunning(st *stage, t int64, delta int) {
+	if st.runningNow == 1 && t > st.lastChange && a.availableCoresNow() >= a.cfg.Thresholds.SingleCoreMinCores {
+		st.singleCoreMs += t - st.lastChange
+	}
+	st.runningNow = max(st.runningNow+delta, 0)
+	st.lastChange = max(st.lastChange, t)
+}
+
+// taskEnd folds a task's end into stages, executors and, when placeable
+// (its times fit the application's clock), the timeline.
+func (a *App) taskEnd(e *sparklog.TaskEnd, placeable bool) {
+	k := stageKey{e.StageID, e.StageAttemptID}
+	t := &e.Task
+	_, wasRunning := a.running[t.TaskID]
+	delete(a.running, t.TaskID)
+	if t.ExecutorID == "driver" {
+		a.driverTask = true
+	}
+	var duration int64
+	if t.FinishTime != 0 {
+		duration = t.FinishTime - t.LaunchTime
+	}
+	completed, failed, killed := 0, 0, 0
+	switch e.Reason.Reason {
+	case "Success":
+		completed = 1
+	case "TaskKilled", "TaskCommitDenied":
+		killed = 1
+	default:
+		failed = 1
+	}
+	withMetrics := wasRunning && e.Metrics != nil // Spark adds metrics only for tasks it saw start
+
+	if st := a.stages[k]; st != nil && st.live && st.known {
+		a.stageTaskEnd(st, e, duration, completed, failed, killed, withMetrics)
+	}
+	if ex := a.execs[t.ExecutorID]; ex != nil && ex.live {
+		ex.activeTasks--
+		ex.completedTasks += completed
+		ex.failedTasks += failed
+		ex.totalDuration += duration
+		if e.Reason.Reason != "Resubmitted" && e.Metrics != nil {
+			ex.totalGC += e.Metrics.JVMGCTime
+			ex.totalInput += e.Metrics.Input.BytesRead
+			ex.totalShuffleRead += e.Metrics.ShuffleRead.LocalBytesRead + e.Metrics.ShuffleRead.RemoteBytesRead
+			ex.totalShuffleWrite += e.Metrics.ShuffleWrite.BytesWritten
+		}
+		ex.notePeaks(e.ExecutorMetrics)
+	}
+	if wasRunning {
+		a.noteRunning(a.stageFor(k), t.FinishTime, -1)
+	}
+	// A Resubmitted end repeats a task that already ended: its time and
+	// metrics were counted then.
+	// Launch Time 0 means absent, and a span of months or times far from
+	// the application's own mean a broken clock: such tasks cannot be
+	// placed on the timeline.
+	if e.Reason.Reason != "Resubmitted" {
+		if placeable && t.LaunchTime > 0 && t.FinishTime-t.LaunchTime <= maxTaskSpanMs {
+			a.spreadTask(e)
+		} else {
+			a.unplaced++
+		}
+	}
+}
+
+func (a *App) stageTaskEnd(st *stage, e *sparklog.TaskEnd, duration int64, completed, failed, killed int, withMetrics bool) {
+	if withMetrics {
+		st.m.add(e.Metrics)
+	}
+	st.active--
+	st.complete += completed
+	st.failed += failed
+	st.killed += killed
+	es := st.execs[e.Task.ExecutorID]
+	if es == nil {
+		es = &execStage{durations: durationQuantiles{limit: execStageExactDurations}}
+		st.execs[e.Task.ExecutorID] = es
+	}
+	es.taskTime += duration
+	es.succeeded += completed
+	es.failed += failed
+	es.killed += killed
+	if withMetrics {
+		es.m.add(e.Metrics)
+	}
+	if completed == 1 { // Spark's task summaries cover successful tasks only
+		st.durations.add(duration)
+		es.durations.add(duration)
+	}
+	if st.active == 0 && (st.status == StatusComplete || st.status == StatusFailed) {
+		st.live = false
+	}
+}

@@ -1,0 +1,247 @@
+package attach_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/sparkglance/sparkglance/internal/jvm/attach"
+	"github.com/sparkglance/sparkglance/internal/jvm/jvmtest"
+	"github.com/sparkglance/sparkglance/internal/jvm/threaddump"
+)
+
+func dumpCtx(t *testing.T, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func TestThreadDumpOfRealJVM(t *testing.T) {
+	classes := jvmtest.Compile(t)
+	jvm := jvmtest.Start(t, classes, jvmtest.Options{}, "spin=1", "shuffle=1", "flinkbp=1")
+
+	var c attach.Client
+	for i := range 2 { // the second dump reuses the listener's socket
+		start := time.Now()
+		text, err := c.ThreadDump(dumpCtx(t, 10*time.Second), jvm.PID)
+		if err != nil {
+			t.Fatalf("dump %d: %v", i, err)
+		}
+		t.Logf("dump %d: %d bytes in %v", i, len(text), time.Since(start))
+		d, err := threaddump.Parse(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(d.VM, "OpenJDK") && !strings.Contains(d.VM, "HotSpot") {
+			t.Errorf("VM = %q", d.VM)
+		}
+		for name, kind := range jvm.Kinds {
+			th := d.Find(name)
+			if th == nil {
+				t.Fatalf("dump %d: thread %q (%s) missing", i, name, kind)
+			}
+			if kind == "shuffle" && (th.State != "WAITING" || !hasFrame(th, "org.apache.spark.storage.ShuffleBlockFetcherIterator.next")) {
+				t.Errorf("shuffle thread: state %s, frames %v", th.State, th.Frames)
+			}
+		}
+	}
+	// The trigger file is gone from both places HotSpot looks.
+	for _, dir := range []string{jvm.Cmd.Dir, "/tmp"} {
+		if _, err := os.Stat(filepath.Join(dir, ".attach_pid"+strconv.Itoa(jvm.PID))); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("trigger file left in %s (%v)", dir, err)
+		}
+	}
+}
+
+func TestJcmdThreadPrint(t *testing.T) {
+	classes := jvmtest.Compile(t)
+	jvm := jvmtest.Start(t, classes, jvmtest.Options{}, "park=1")
+	var c attach.Client
+	text, err := c.Execute(dumpCtx(t, 10*time.Second), jvm.PID, "jcmd", "Thread.print -l")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := threaddump.Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	holder := d.Find("lock-holder")
+	if holder == nil || len(holder.OwnableSynchronizers) != 1 ||
+		!strings.HasPrefix(holder.OwnableSynchronizers[0].Class, "java.util.concurrent.locks.ReentrantLock") {
+		t.Fatalf("lock-holder's ownable synchronizers (-l): %+v", holder)
+	}
+	// An unknown jcmd command is the JVM's error, not a protocol failure.
+	if _, err := c.Execute(dumpCtx(t, 10*time.Second), jvm.PID, "nosuchcommand"); !errors.Is(err, attach.ErrCommand) {
+		t.Fatalf("unknown command: %v, want ErrCommand", err)
+	}
+}
+
+func TestDisableAttachMechanismOnCommandLine(t *testing.T) {
+	classes := jvmtest.Compile(t)
+	jvm := jvmtest.Start(t, classes, jvmtest.Options{JVMArgs: []string{"-XX:+DisableAttachMechanism"}}, "spin=1")
+	start := time.Now()
+	_, err := attach.ThreadDump(dumpCtx(t, 10*time.Second), jvm.PID)
+	if !errors.Is(err, attach.ErrAttachDisabled) || !strings.Contains(err.Error(), "DisableAttachMechanism") {
+		t.Fatalf("err = %v, want ErrAttachDisabled naming the flag", err)
+	}
+	if el := time.Since(start); el > time.Second {
+		t.Errorf("took %v; the flag is on the command line, no need to wait", el)
+	}
+	if attach.Reason(err) != "attach_disabled" {
+		t.Errorf("Reason = %q", attach.Reason(err))
+	}
+}
+
+// An @argfile hides the flag from /proc/<pid>/cmdline: the socket never
+// comes, and the wait ends with an error that says why.
+func TestDisableAttachMechanismHiddenTimesOut(t *testing.T) {
+	classes := jvmtest.Compile(t)
+	argfile := filepath.Join(t.TempDir(), "jvm.args")
+	if err := os.WriteFile(argfile, []byte("-XX:+DisableAttachMechanism\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	jvm := jvmtest.Start(t, classes, jvmtest.Options{JVMArgs: []string{"@" + argfile}}, "spin=1")
+	c := attach.Client{ListenerWait: 1500 * time.Millisecond}
+	start := time.Now()
+	_, err := c.ThreadDump(dumpCtx(t, 10*time.Second), jvm.PID)
+	el := time.Since(start)
+	if !errors.Is(err, attach.ErrAttachDisabled) || !errors.Is(err, attach.ErrTimeout) ||
+		!strings.Contains(err.Error(), "DisableAttachMechanism") {
+		t.Fatalf("err = %v, want ErrAttachDisabled+ErrTimeout naming the flag", err)
+	}
+	if el < 1500*time.Millisecond || el > 4*time.Second {
+		t.Errorf("took %v, want about the 1.5s listener wait", el)
+	}
+	select {
+	case <-jvm.Done():
+		t.Fatal("the JVM died of the SIGQUIT")
+	default:
+	}
+}
+
+func TestNonJVMIsNeverSignalled(t *testing.T) {
+	cmd := exec.Command("sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	_, err := attach.ThreadDump(dumpCtx(t, 5*time.Second), cmd.Process.Pid)
+	if !errors.Is(err, attach.ErrNotJVM) {
+		t.Fatalf("err = %v, want ErrNotJVM", err)
+	}
+	if err := cmd.Process.Signal(syscall.Signal(0)); err != nil {
+		t.Fatalf("sleep died: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join("/tmp", ".attach_pid"+strconv.Itoa(cmd.Process.Pid))); err == nil {
+		t.Error("trigger file created for a non-JVM")
+	}
+}
+
+func TestProcessGone(t *testing.T) {
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	_, err := attach.ThreadDump(dumpCtx(t, 5*time.Second), cmd.Process.Pid)
+	if !errors.Is(err, attach.ErrProcessGone) || attach.Reason(err) != "process_gone" {
+		t.Fatalf("err = %v, want ErrProcessGone", err)
+	}
+}
+
+// The target halts itself while the test dumps it in a loop: every call
+// either succeeds or reports ErrProcessGone; nothing hangs.
+func TestTargetExitsMidDump(t *testing.T) {
+	classes := jvmtest.Compile(t)
+	jvm := jvmtest.Start(t, classes, jvmtest.Options{}, "pool=150", "halt=1200")
+	var c attach.Client
+	ok := 0
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		if time.Now().After(deadline) {
+			t.Fatal("target still answering after 15s")
+		}
+		_, err := c.ThreadDump(dumpCtx(t, 5*time.Second), jvm.PID)
+		if err == nil {
+			ok++
+			continue
+		}
+		if !errors.Is(err, attach.ErrProcessGone) {
+			t.Fatalf("after %d dumps: %v, want ErrProcessGone", ok, err)
+		}
+		t.Logf("after %d dumps: %v", ok, err)
+		break
+	}
+	if ok == 0 {
+		t.Error("no dump succeeded before the exit")
+	}
+}
+
+// A stopped JVM accepts the connection (the kernel queues it) but never
+// answers: the reply deadline ends the call.
+func TestReplyTimeout(t *testing.T) {
+	classes := jvmtest.Compile(t)
+	jvm := jvmtest.Start(t, classes, jvmtest.Options{}, "sleep=1")
+	var c attach.Client
+	if _, err := c.ThreadDump(dumpCtx(t, 10*time.Second), jvm.PID); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(jvm.PID, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(jvm.PID, syscall.SIGCONT) })
+	start := time.Now()
+	_, err := c.ThreadDump(dumpCtx(t, 800*time.Millisecond), jvm.PID)
+	if !errors.Is(err, attach.ErrTimeout) || attach.Reason(err) != "timeout" {
+		t.Fatalf("err = %v, want ErrTimeout", err)
+	}
+	if el := time.Since(start); el > 3*time.Second {
+		t.Errorf("took %v with an 800ms deadline", el)
+	}
+}
+
+// Root attaching to a JVM of another user acts with that user's ids.
+func TestAttachAsTargetUser(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to start a JVM as nobody")
+	}
+	classes := jvmtest.Compile(t)
+	dir := t.TempDir()
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if err := os.Chmod(d, 0o777); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const nobody = 65534
+	jvm := jvmtest.Start(t, classes, jvmtest.Options{Dir: dir, Env: []string{"HOME=" + dir},
+		Cred: &syscall.Credential{Uid: nobody, Gid: nobody}}, "spin=1")
+	text, err := attach.ThreadDump(dumpCtx(t, 10*time.Second), jvm.PID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(text), `"monitor-holder"`) {
+		t.Fatal("dump lacks the workload's threads")
+	}
+	fi, err := os.Stat(filepath.Join("/tmp", ".java_pid"+strconv.Itoa(jvm.PID)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if uid := fi.Sys().(*syscall.Stat_t).Uid; uid != nobody {
+		t.Errorf("socket owned by %d", uid)
+	}
+}
+
+func hasFrame(th *threaddump.Thread, fn string) bool {
+	for _, f := range th.Frames {
+		if f.Func() == fn {
+			return true
+		}
+	}
+	return false
+}

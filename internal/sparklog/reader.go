@@ -1,0 +1,93 @@
+package sparklog
+
+// Handler receives a log's events and problems, in file order, on the
+// goroutine that calls Read or Poll.
+type Handler interface {
+	// Event gets every line that decoded. Returning an error stops reading;
+	// Read or Poll then returns that error.
+	Event(pos Position, ev Event) error
+	// Problem gets each piece of damage; reading goes on after it.
+	Problem(p Problem)
+}
+
+// HandlerFuncs adapts two functions to a Handler; nil ones ignore their input.
+type HandlerFuncs struct {
+	OnEvent   func(Position, Event) error
+	OnProblem func(Problem)
+}
+
+// Event implements Handler.
+func (h HandlerFuncs) Event(pos Position, ev Event) error {
+	if h.OnEvent == nil {
+		return nil
+	}
+	return h.OnEvent(pos, ev)
+}
+
+// Problem implements Handler.
+func (h HandlerFuncs) Problem(p Problem) {
+	if h.OnProblem != nil {
+		h.OnProblem(p)
+	}
+}
+
+// DefaultMaxLineBytes bounds one line. Real lines reach a few MiB (SQL plans,
+// environment updates); anything near this is damage.
+const DefaultMaxLineBytes = 64 << 20
+
+// Options tune reading. The zero value is ready to use.
+type Options struct {
+	// MaxLineBytes bounds one line and so the reader's memory; a longer
+	// line is reported once and skipped. 0 means DefaultMaxLineBytes.
+	MaxLineBytes int
+	// OnProgress, if set, is called every few MiB of input and at the end
+	// of each file, for progress bars over big logs.
+	OnProgress func(Progress)
+}
+
+func (o Options) maxLine() int {
+	if o.MaxLineBytes <= 0 {
+		return DefaultMaxLineBytes
+	}
+	return o.MaxLineBytes
+}
+
+// Progress is how far reading has got, in bytes as stored (compressed).
+type Progress struct {
+	Done  int64 // bytes consumed from the log's files
+	Total int64 // the files' current total size
+}
+
+// Stats sums up what was read.
+type Stats struct {
+	Files    int              // files opened
+	Lines    int64            // non-blank lines, decodable or not
+	Events   int64            // lines that decoded
+	ByType   map[string]int64 // events per "Event" type
+	Problems int64            // problems delivered
+	BytesIn  int64            // bytes consumed as stored (compressed)
+	BytesOut int64            // decompressed bytes consumed, excluding a held-back tail
+	Pending  int64            // decompressed bytes of an incomplete last line held back (live logs only)
+	Finished bool             // the application ended and every file was read to its end
+}
+
+func (s *Stats) countEvent(typ string) {
+	if s.ByType == nil {
+		s.ByType = map[string]int64{}
+	}
+	s.ByType[typ]++
+	s.Events++
+}
+
+// Read reads a log once, delivering every complete event to h in order. A
+// finished log is read to its end; of a live one, what has been written so
+// far (an incomplete last line or block is held back, not reported). It is
+// a Follower polled once, so live and finished logs behave the same.
+//
+// Damage is delivered to h as Problems and reading goes on. The error is
+// non-nil only when a file cannot be opened at all or h stopped reading.
+func Read(log Log, h Handler, opts Options) (Stats, error) {
+	f := NewFollower(log, h, opts)
+	_, err := f.Poll()
+	return f.Stats(), err
+}

@@ -1,0 +1,194 @@
+package sparklog
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/sparkglance/sparkglance/internal/sparklog/codec"
+)
+
+// LayoutKind tells how a log is stored.
+type LayoutKind string
+
+// The layouts Discover recognises.
+const (
+	LayoutFile       LayoutKind = "file"       // one file: <appId>[_<attempt>][.<codec>][.inprogress]
+	LayoutRolling    LayoutKind = "rolling"    // eventlog_v2_<appId>[_<attempt>]/ with events_<n>_… and appstatus_…
+	LayoutDatabricks LayoutKind = "databricks" // a directory with eventlog-YYYY-MM-DD--HH-MM[.gz] files and eventlog
+)
+
+// inProgressSuffix marks a log (or a rolling log's appstatus file) that is
+// still being written.
+const inProgressSuffix = ".inprogress"
+
+// Log is one application attempt's event log. The application id is not
+// taken from the name (names lie: see local-1426633911242); it is in the
+// SparkListenerApplicationStart event.
+type Log struct {
+	// Key identifies the log stably, also across the rename that ends an
+	// in-progress log: the absolute path without ".inprogress" (for a zip
+	// member, "<zip>!<member>").
+	Key    string
+	Path   string // the file or directory as found (the zip path for zip members)
+	Layout LayoutKind
+	// Files in reading order. For a rolling log these start at the last
+	// .compact file.
+	Files []LogFile
+	// InProgress: the application was still running when the log was
+	// discovered (".inprogress" name, or appstatus_….inprogress).
+	InProgress bool
+	// Problems found while laying the files out (index gaps, no appstatus…);
+	// a reader delivers them before any event.
+	Problems []Problem
+}
+
+// LogFile is one file of a log.
+type LogFile struct {
+	Path   string      // file system path (for a zip member: the zip file)
+	Member string      // member name inside the zip, "" for plain files
+	Codec  codec.Codec // from the name; "" when the name's suffix is unknown. Checked against the magic bytes when read.
+	Index  int         // events_<Index>_… of a rolling log, 0 otherwise
+}
+
+// Name returns the file's base name, without directories.
+func (f LogFile) Name() string {
+	if f.Member != "" {
+		return pathBase(f.Member)
+	}
+	return filepath.Base(f.Path)
+}
+
+// Ref is how problems and positions name the file.
+func (f LogFile) Ref() string {
+	if f.Member != "" {
+		return f.Path + "!" + f.Member
+	}
+	return f.Path
+}
+
+// Discover finds the event logs at path, which may be one event-log file
+// (any codec, in progress or not), a rolling directory (eventlog_v2_*), a
+// Databricks-style directory (eventlog plus rolled eventlog-<date> files), a
+// .zip as served by the History Server /logs endpoint, or a log directory
+// holding many of those.
+//
+// In a log directory, as in Spark, every non-hidden file is one log and
+// sub-directories other than eventlog_v2_* are ignored. A file that is not
+// an event log (a README, say) is still returned: reading it reports one
+// ProblemNotEventLog, so nothing disappears silently. When both x.inprogress
+// and x exist, only x is kept (the rename is under way).
+//
+// The error is for a path that cannot be read at all; damage inside a log is
+// reported as a Problem when the log is read.
+func Discover(path string) ([]Log, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	info, err := os.Stat(abs)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		if isZipName(abs) {
+			return discoverZip(abs)
+		}
+		return []Log{singleFileLog(abs)}, nil
+	}
+	if isRollingDirName(filepath.Base(abs)) {
+		l, err := discoverRolling(abs)
+		if err != nil {
+			return nil, err
+		}
+		return []Log{l}, nil
+	}
+	entries, err := os.ReadDir(abs)
+	if err != nil {
+		return nil, err
+	}
+	if looksDatabricks(entries) {
+		return []Log{databricksLog(abs, entries)}, nil
+	}
+	return discoverLogDir(abs, entries)
+}
+
+func discoverLogDir(dir string, entries []os.DirEntry) ([]Log, error) {
+	var logs []Log
+	finals := map[string]bool{}
+	for _, e := range entries {
+		if !e.IsDir() && !strings.HasSuffix(e.Name(), inProgressSuffix) {
+			finals[e.Name()] = true
+		}
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasPrefix(name, ".") {
+			continue
+		}
+		full := filepath.Join(dir, name)
+		if e.IsDir() {
+			if !isRollingDirName(name) {
+				continue
+			}
+			l, err := discoverRolling(full)
+			if err != nil {
+				return nil, err
+			}
+			logs = append(logs, l)
+			continue
+		}
+		if !e.Type().IsRegular() && e.Type()&os.ModeSymlink == 0 {
+			continue
+		}
+		if isZipName(name) {
+			zl, err := discoverZip(full)
+			if err != nil {
+				return nil, err
+			}
+			logs = append(logs, zl...)
+			continue
+		}
+		if strings.HasSuffix(name, inProgressSuffix) && finals[strings.TrimSuffix(name, inProgressSuffix)] {
+			continue
+		}
+		logs = append(logs, singleFileLog(full))
+	}
+	sort.Slice(logs, func(i, j int) bool { return logs[i].Key < logs[j].Key })
+	return logs, nil
+}
+
+func singleFileLog(path string) Log {
+	return Log{
+		Key:        strings.TrimSuffix(path, inProgressSuffix),
+		Path:       path,
+		Layout:     LayoutFile,
+		Files:      []LogFile{{Path: path, Codec: codecFromName(filepath.Base(path))}},
+		InProgress: strings.HasSuffix(path, inProgressSuffix),
+	}
+}
+
+// codecFromName is the codec the name announces, "" when its suffix is not
+// a codec Spark writes.
+func codecFromName(name string) codec.Codec {
+	c, err := codec.FromName(name)
+	if err != nil {
+		return ""
+	}
+	return c
+}
+
+func isZipName(name string) bool { return strings.EqualFold(filepath.Ext(name), ".zip") }
+
+func pathBase(p string) string {
+	if i := strings.LastIndexByte(strings.TrimSuffix(p, "/"), '/'); i >= 0 {
+		return strings.TrimSuffix(p[i+1:], "/")
+	}
+	return strings.TrimSuffix(p, "/")
+}
+
+func layoutProblem(file, format string, args ...any) Problem {
+	return Problem{File: file, Kind: ProblemLayout, Reason: fmt.Sprintf(format, args...)}
+}
