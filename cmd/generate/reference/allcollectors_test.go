@@ -64,7 +64,7 @@ func TestAllCollectorsInOneExporter(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := fakeSparkUI(t)
-	fixtures := filepath.Join("..", "..", "process", "testdata")
+	fixtures := filepath.Join("..", "..", "..", "collectors", "process", "testdata")
 	// serve with every collector on, as the command line would build it
 	exp := exportertest.Start(t, exporter.DefaultCatalog,
 		"--collector.eventlog", "--eventlog.dir="+dir, "--eventlog.retention=876000h", "--eventlog.poll-interval=100ms",
