@@ -138,7 +138,6 @@ func (c *reportCommand) write(docs []appResult) error {
 	return nil
 }
 
-
 // renderPage embeds the document analyze --json would print.
 func renderPage(d *appResult) ([]byte, error) {
 	doc, err := json.Marshal(d)
@@ -158,4 +157,3 @@ func writeFile(path string, b []byte) error {
 	}
 	return nil
 }
-
