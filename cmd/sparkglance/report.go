@@ -11,6 +11,7 @@ import (
 
 	"github.com/alecthomas/kingpin/v2"
 
+	"github.com/sparkglance/sparkglance/internal/appdoc"
 	"github.com/sparkglance/sparkglance/internal/report"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
 )
@@ -58,17 +59,18 @@ func (c *reportCommand) run(ctx context.Context) error {
 		logs = append(logs, found...)
 	}
 	bar := newProgressBar(a.errOut, logs)
-	var docs []appResult
+	var docs []appdoc.Doc
 	for _, l := range logs {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		res, err := analyzeLog(l, cfg, bar)
+		res, err := appdoc.Read(ctx, l, cfg, bar.update)
 		if err != nil {
 			failed = append(failed, err.Error())
 			fmt.Fprintf(a.errOut, "sparkglance report: %v\n", err)
 			continue
 		}
+		bar.finish(l)
 		docs = append(docs, res)
 	}
 	bar.done()
@@ -82,7 +84,7 @@ func (c *reportCommand) run(ctx context.Context) error {
 }
 
 // write puts one page per document where --output says.
-func (c *reportCommand) write(docs []appResult) error {
+func (c *reportCommand) write(docs []appdoc.Doc) error {
 	out := *c.out
 	if out == "" {
 		// kingpin's lexer turns a lone "-" argument into an empty value, so
@@ -139,7 +141,7 @@ func (c *reportCommand) write(docs []appResult) error {
 }
 
 // renderPage embeds the document analyze --json would print.
-func renderPage(d *appResult) ([]byte, error) {
+func renderPage(d *appdoc.Doc) ([]byte, error) {
 	doc, err := json.Marshal(d)
 	if err != nil {
 		return nil, err

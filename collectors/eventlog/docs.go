@@ -6,35 +6,21 @@ import (
 
 	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/internal/analysis"
+	"github.com/sparkglance/sparkglance/internal/appdoc"
 	"github.com/sparkglance/sparkglance/internal/glanceweb"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
 )
 
-// maxLiveProblems bounds the reading problems kept per application for the
-// live pages (the metrics only count them).
-const maxLiveProblems = 1000
-
-// AppDoc is one application attempt's analysis document, the JSON that
-// `analyze --json` writes for it.
-type AppDoc struct {
-	analysis.Report
-	Log             string             `json:"log"`
-	Lines           int64              `json:"lines"`
-	Events          map[string]int64   `json:"events"`
-	Problems        []sparklog.Problem `json:"problems"`
-	ProblemsOmitted int64              `json:"problemsOmitted,omitempty"`
-}
-
 // liveDocs holds the latest published document of one followed log. Only
 // the log's goroutine writes; readers load the immutable pointer.
 type liveDocs struct {
-	latest          atomic.Pointer[AppDoc]
+	latest          atomic.Pointer[appdoc.Doc]
 	problems        []sparklog.Problem
 	problemsOmitted int64
 }
 
 func (d *liveDocs) keep(p sparklog.Problem) {
-	if len(d.problems) < maxLiveProblems {
+	if len(d.problems) < appdoc.MaxProblems {
 		d.problems = append(d.problems, p)
 	} else {
 		d.problemsOmitted++
@@ -43,7 +29,8 @@ func (d *liveDocs) keep(p sparklog.Problem) {
 
 // publish stores r (a deep copy already) with the follower's counts.
 func (d *liveDocs) publish(r *analysis.Report, f *sparklog.Follower) {
-	doc := &AppDoc{Report: *r, Problems: append([]sparklog.Problem{}, d.problems...), ProblemsOmitted: d.problemsOmitted,
+	doc := &appdoc.Doc{
+		Report: *r, Problems: append([]sparklog.Problem{}, d.problems...), ProblemsOmitted: d.problemsOmitted,
 		Events: map[string]int64{}}
 	if f != nil {
 		st := f.Stats()
@@ -55,8 +42,8 @@ func (d *liveDocs) publish(r *analysis.Report, f *sparklog.Follower) {
 
 // LiveApp is a followed application attempt as the live pages show it.
 type LiveApp struct {
-	Doc     *AppDoc // immutable
-	Running bool    // its log is still being written
+	Doc     *appdoc.Doc // immutable
+	Running bool        // its log is still being written
 }
 
 // LiveApps returns the latest document of every followed application
