@@ -8,7 +8,7 @@ FUZZTIME  ?= 60s
 # …and this long inside `make test` (a smoke run on top of the seed corpus).
 FUZZSMOKE ?= 3s
 
-.PHONY: run analyze-demo test build lint bench fuzz docs dashboards demo-log clean
+.PHONY: run analyze-demo test build lint bench fuzz docs dashboards demo-log clean screenshots
 
 ## run: the main job on a built-in default — the exporter on a live simulated Spark application.
 run: build
@@ -43,6 +43,10 @@ docs:
 	$(GO) run ./cmd/generate/dashboards
 
 dashboards: docs
+
+## screenshots: regenerate docs/images/*.png (report of a real log, its index, the live page of the demo) in headless Chromium.
+screenshots:
+	SPARKGLANCE_SCREENSHOTS=$(CURDIR)/docs/images $(GO) test -count=1 -timeout 10m -run '^TestLiveGlanceInBrowser$$' ./cmd/sparkglance
 
 ## bench: speed and memory benchmarks (figures go to docs/performance.md).
 bench:

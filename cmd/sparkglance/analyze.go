@@ -14,12 +14,9 @@ import (
 	"github.com/alecthomas/kingpin/v2"
 
 	"github.com/sparkglance/sparkglance/internal/analysis"
+	"github.com/sparkglance/sparkglance/internal/appdoc"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
 )
-
-// maxProblemsPerApp bounds the problems kept per application: a log that is
-// garbage from end to end must not make the output as big as itself.
-const maxProblemsPerApp = 1000
 
 // progressMinBytes is the input size from which a progress bar is drawn.
 const progressMinBytes = 50 << 20
@@ -43,17 +40,6 @@ func newAnalyzeCommand(cmd *kingpin.CmdClause) *analyzeCommand {
 	c.cpus = cmd.Flag("cpus", "Count a constant N cores instead of the executors' (0: from the log).").Default("0").Int()
 	analysis.RegisterThresholdFlags(cmd, &c.cfg)
 	return c
-}
-
-// appResult is one application attempt as `analyze` reports it: the
-// analysis plus what reading the log met.
-type appResult struct {
-	analysis.Report
-	Log             string             `json:"log"`
-	Lines           int64              `json:"lines"`
-	Events          map[string]int64   `json:"events"`
-	Problems        []sparklog.Problem `json:"problems"`
-	ProblemsOmitted int64              `json:"problemsOmitted,omitempty"`
 }
 
 // inputError marks an input that could not be opened at all: analyze still
@@ -92,17 +78,18 @@ func (c *analyzeCommand) run(ctx context.Context) error {
 	}
 
 	bar := newProgressBar(c.errOut, logs)
-	var results []appResult
+	var results []appdoc.Doc
 	for _, l := range logs {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		res, err := analyzeLog(l, cfg, bar)
+		res, err := appdoc.Read(ctx, l, cfg, bar.update)
 		if err != nil {
 			failed = append(failed, err.Error())
 			fmt.Fprintf(c.errOut, "sparkglance analyze: %v\n", err)
 			continue
 		}
+		bar.finish(l)
 		results = append(results, res)
 	}
 	bar.done()
@@ -116,37 +103,7 @@ func (c *analyzeCommand) run(ctx context.Context) error {
 	return nil
 }
 
-// analyzeLog reads one application attempt's log to its end through the
-// analysis engine.
-func analyzeLog(l sparklog.Log, cfg analysis.Config, bar *progressBar) (appResult, error) {
-	app := analysis.New(cfg)
-	res := appResult{Log: l.Path, Problems: []sparklog.Problem{}}
-	keep := func(p sparklog.Problem) {
-		if len(res.Problems) < maxProblemsPerApp {
-			res.Problems = append(res.Problems, p)
-		} else {
-			res.ProblemsOmitted++
-		}
-	}
-	h := sparklog.HandlerFuncs{
-		OnEvent:   func(_ sparklog.Position, ev sparklog.Event) error { app.Add(ev); return nil },
-		OnProblem: keep,
-	}
-	stats, err := sparklog.Read(l, h, sparklog.Options{OnProgress: bar.update})
-	if err != nil {
-		return res, fmt.Errorf("%s: %w", l.Path, err)
-	}
-	bar.finish(l)
-	res.Report = app.Report()
-	res.Lines = stats.Lines
-	res.Events = stats.ByType
-	if res.Events == nil {
-		res.Events = map[string]int64{}
-	}
-	return res, nil
-}
-
-func (c *analyzeCommand) print(results []appResult) error {
+func (c *analyzeCommand) print(results []appdoc.Doc) error {
 	if *c.json {
 		enc := json.NewEncoder(c.out)
 		enc.SetIndent("", "  ")
@@ -154,7 +111,7 @@ func (c *analyzeCommand) print(results []appResult) error {
 			return enc.Encode(results[0])
 		}
 		if results == nil {
-			results = []appResult{}
+			results = []appdoc.Doc{}
 		}
 		return enc.Encode(results)
 	}
@@ -170,7 +127,7 @@ func (c *analyzeCommand) print(results []appResult) error {
 }
 
 // writeTextResult prints the analysis summary, then the reading summary.
-func writeTextResult(w io.Writer, r appResult) error {
+func writeTextResult(w io.Writer, r appdoc.Doc) error {
 	fmt.Fprintf(w, "log: %s\n", r.Log)
 	if r.AppID == "" && len(r.Events) == 0 {
 		fmt.Fprintln(w, "no Spark events read")

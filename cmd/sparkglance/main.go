@@ -31,6 +31,7 @@ func realMain(args []string) int {
 
 	commands := map[string]command{
 		"analyze":  newAnalyzeCommand(app.Command("analyze", "Analyse event logs once and print a summary or JSON.")),
+		"report":   newReportCommand(app.Command("report", "Write the glance: a self-contained HTML page per application (three synced charts, findings, tables).")),
 		"serve":    newServeCommand(app.Command("serve", "Run the exporter: Prometheus /metrics and OTLP push.")),
 		"simulate": newSimulateCommand(app.Command("simulate", "Write a realistic synthetic Spark event log.")),
 	}

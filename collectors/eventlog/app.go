@@ -50,6 +50,8 @@ type trackedApp struct {
 	events    int64     // since the last yield
 	failing   bool      // the last poll failed
 	bytesSeen int64
+
+	docs liveDocs // the latest analysis document, for the live pages
 }
 
 func newTrackedApp(w *Watcher, l sparklog.Log) *trackedApp {
@@ -170,6 +172,7 @@ func (a *trackedApp) publish(finished bool) {
 	}
 	a.prev = v
 	a.view.Store(v)
+	a.docs.publish(&r, a.follower)
 	a.w.claim(v.appID, a.key)
 }
 
@@ -227,6 +230,7 @@ func (a *trackedApp) yield() error {
 
 // Problem implements sparklog.Handler.
 func (a *trackedApp) Problem(p sparklog.Problem) {
+	a.docs.keep(p)
 	a.w.countError(string(p.Kind))
 	a.log.Debug("event-log problem", "problem", p.String())
 }

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/sparkglance/sparkglance/internal/report/reporttest"
+	"github.com/sparkglance/sparkglance/internal/testkit"
+)
+
+// The live page of a running demo application loads, updates itself from
+// the JSON API, and requests nothing outside the exporter's origin; the
+// API answers unknown and invalid ids with a JSON 404. With
+// SPARKGLANCE_SCREENSHOTS=DIR (make screenshots) it also writes the
+// screenshots of docs/images.
+func TestLiveGlanceInBrowser(t *testing.T) {
+	shots := os.Getenv("SPARKGLANCE_SCREENSHOTS")
+	b := reporttest.New(t, 1400, 1000, 3*time.Minute)
+	addr, stop := runServe(t, "--demo", "--log.level=warn", "--no-collector.spark")
+	defer stop()
+	base := "http://" + addr
+	var list []struct{ Page, Doc string }
+	testkit.PollGet(base+"/api/v1/apps", 30*time.Second, 200*time.Millisecond, func(body string) bool {
+		return json.Unmarshal([]byte(body), &list) == nil && len(list) > 0
+	})
+	if len(list) == 0 {
+		t.Fatal("no application in /api/v1/apps within 30 s")
+	}
+	if !strings.Contains(testkit.HTTPGetOK(t, base+"/"), `href="/apps"`) {
+		t.Error("the landing page does not link /apps")
+	}
+	for _, bad := range []string{"/api/v1/apps/app-nope", "/api/v1/apps/..%2F..%2Fetc", "/api/v1/apps/x/..."} {
+		code, body := testkit.HTTPGet(t, nil, base+bad, nil)
+		var e struct{ Error string }
+		if code != 404 || json.Unmarshal([]byte(body), &e) != nil || e.Error == "" {
+			t.Errorf("GET %s: %d %q, want 404 with a JSON error", bad, code, body)
+		}
+	}
+
+	// A shorter poll than the page's own 3 s, to see several updates.
+	b.Open(t, base+list[0].Page)
+	if err := chromedp.Run(b.Ctx, chromedp.Evaluate(`window.glance.pollMs = 500`, nil),
+		chromedp.Poll(`(window.glance.updates || 0) >= 3`, nil, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+		t.Fatalf("the live page did not update: %v (errors %v)", err, b.Errors())
+	}
+	var render float64
+	b.Eval(t, `window.glance.lastRenderMs`, &render)
+	t.Logf("live update rendered in %.1f ms", render)
+	if errs := b.Errors(); len(errs) > 0 {
+		t.Errorf("page errors: %v", errs)
+	}
+	for _, u := range b.Requests() {
+		if !strings.HasPrefix(u, base+"/") {
+			t.Errorf("the live page requested %s, outside %s", u, base)
+		}
+	}
+	if shots == "" {
+		return
+	}
+	// Let the demo run a few stages, so the screenshot shows something.
+	if err := chromedp.Run(b.Ctx, chromedp.Poll(`window.glance.state.doc.stages.length >= 2`, nil,
+		chromedp.WithPollingTimeout(100*time.Second))); err != nil {
+		t.Logf("the demo has not run two stages yet (%v): the screenshot shows its start", err)
+	}
+	writeShot(t, filepath.Join(shots, "live.png"), b.Screenshot(t))
+	b.Open(t, base+list[0].Page) // back to a page, then to the index
+	if err := chromedp.Run(b.Ctx, chromedp.Navigate(base+"/apps")); err != nil {
+		t.Fatal(err)
+	}
+	writeShot(t, filepath.Join(shots, "apps.png"), b.Screenshot(t))
+
+	out := filepath.Join(t.TempDir(), "report")
+	if code := realMain([]string{"report", "-o", out, testkit.Events(t, "extra", "spark-rapids-tools", "spark-events-qualification", "nds_q88_photon_db_13_3.zstd"),
+		testkit.Events(t, "app-20200706201101-0003")}); code != 0 {
+		t.Fatalf("report exit %d", code)
+	}
+	b.Open(t, "file://"+filepath.Join(out, "app-20240919162642-0000.html"))
+	writeShot(t, filepath.Join(shots, "report.png"), b.Screenshot(t))
+	if err := chromedp.Run(b.Ctx, chromedp.Navigate("file://"+filepath.Join(out, "index.html"))); err != nil {
+		t.Fatal(err)
+	}
+	writeShot(t, filepath.Join(shots, "index.png"), b.Screenshot(t))
+}
+
+func writeShot(t *testing.T, path string, png []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

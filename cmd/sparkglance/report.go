@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/alecthomas/kingpin/v2"
+
+	"github.com/sparkglance/sparkglance/internal/appdoc"
+	"github.com/sparkglance/sparkglance/internal/report"
+	"github.com/sparkglance/sparkglance/internal/sparklog"
+)
+
+// reportCommand writes the glance: one self-contained HTML page per
+// application attempt, plus an index when there are several.
+type reportCommand struct {
+	analyze *analyzeCommand // the inputs and analysis flags, exactly as analyze's
+	out     *string
+}
+
+func newReportCommand(cmd *kingpin.CmdClause) *reportCommand {
+	c := &reportCommand{analyze: newAnalyzeCommand(cmd)}
+	// The page always carries the JSON document; --json means nothing here.
+	if f := cmd.GetFlag("json"); f != nil {
+		f.Hidden()
+	}
+	c.out = cmd.Flag("output", `Where to write: a directory (pages and index.html), an .html file when there is one application, or "-" for stdout.`).
+		Short('o').Default("sparkglance-report").String()
+	return c
+}
+
+func (c *reportCommand) run(ctx context.Context) error {
+	a := c.analyze
+	cfg := a.cfg
+	cfg.CPUs = *a.cpus
+	if *a.interval == "stages" {
+		cfg.StageBorders = true
+	} else {
+		d, err := time.ParseDuration(*a.interval)
+		if err != nil || d < time.Millisecond {
+			return fmt.Errorf("--interval=%q: want a duration of at least 1ms (e.g. 10s) or \"stages\"", *a.interval)
+		}
+		cfg.Interval = d
+	}
+	var logs []sparklog.Log
+	var failed []string
+	for _, p := range *a.paths {
+		found, err := sparklog.Discover(p)
+		if err != nil {
+			failed = append(failed, err.Error())
+			fmt.Fprintf(a.errOut, "sparkglance report: %v\n", err)
+			continue
+		}
+		logs = append(logs, found...)
+	}
+	bar := newProgressBar(a.errOut, logs)
+	var docs []appdoc.Doc
+	for _, l := range logs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		res, err := appdoc.Read(ctx, l, cfg, bar.update)
+		if err != nil {
+			failed = append(failed, err.Error())
+			fmt.Fprintf(a.errOut, "sparkglance report: %v\n", err)
+			continue
+		}
+		bar.finish(l)
+		docs = append(docs, res)
+	}
+	bar.done()
+	if err := c.write(docs); err != nil {
+		return err
+	}
+	if len(failed) > 0 {
+		return &inputError{failed: failed}
+	}
+	return nil
+}
+
+// write puts one page per document where --output says.
+func (c *reportCommand) write(docs []appdoc.Doc) error {
+	out := *c.out
+	if out == "" {
+		// kingpin's lexer turns a lone "-" argument into an empty value, so
+		// "-o -" arrives here as "".
+		out = "-"
+	}
+	single := filepath.Ext(out) == ".html" || out == "-"
+	if single && len(docs) != 1 {
+		return fmt.Errorf("--output=%s names one page but the inputs hold %d application attempts: give a directory", out, len(docs))
+	}
+	if single {
+		page, err := renderPage(&docs[0])
+		if err != nil {
+			return err
+		}
+		if out == "-" {
+			_, err = c.analyze.out.Write(page)
+			return err
+		}
+		return writeFile(out, page)
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return fmt.Errorf("--output: %w", err)
+	}
+	rows := make([]report.Summary, 0, len(docs))
+	seen := map[string]int{}
+	for i := range docs {
+		d := &docs[i]
+		name := report.FileName(d.AppID, d.AttemptID)
+		if n := seen[name]; n > 0 { // two logs of the same attempt: keep both pages
+			name = fmt.Sprintf("%s-%d.html", name[:len(name)-len(".html")], n+1)
+		}
+		seen[report.FileName(d.AppID, d.AttemptID)]++
+		page, err := renderPage(d)
+		if err != nil {
+			return err
+		}
+		if err := writeFile(filepath.Join(out, name), page); err != nil {
+			return err
+		}
+		row := report.Summarize(&d.Report)
+		row.Href = name
+		rows = append(rows, row)
+	}
+	var index bytes.Buffer
+	if err := report.WriteIndex(&index, report.Index{Title: "Spark applications", Apps: rows}); err != nil {
+		return err
+	}
+	if err := writeFile(filepath.Join(out, "index.html"), index.Bytes()); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.analyze.errOut, "sparkglance report: %d page(s) and index.html in %s\n", len(docs), out)
+	return nil
+}
+
+// renderPage embeds the document analyze --json would print.
+func renderPage(d *appdoc.Doc) ([]byte, error) {
+	doc, err := json.Marshal(d)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := report.WritePage(&buf, report.Page{Doc: doc}); err != nil {
+		return nil, fmt.Errorf("%s: %w", d.Log, err)
+	}
+	return buf.Bytes(), nil
+}
+
+func writeFile(path string, b []byte) error {
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		return fmt.Errorf("--output: %w", err)
+	}
+	return nil
+}

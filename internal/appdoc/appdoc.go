@@ -1,0 +1,75 @@
+// Package appdoc builds the per-application document: one application
+// attempt's analysis together with what reading its event log met. `analyze
+// --json`, the `report` command and the exporter's JSON API all write this
+// same document, so a consumer can read any of them with one schema.
+package appdoc
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/sparkglance/sparkglance/internal/analysis"
+	"github.com/sparkglance/sparkglance/internal/sparklog"
+)
+
+// MaxProblems bounds the problems kept per application: a log that is
+// garbage from end to end must not make the document as big as itself.
+const MaxProblems = 1000
+
+// ctxCheckEvents is how many events are read between two looks at the
+// context: often enough to stop within a fraction of a second, rarely
+// enough to cost nothing measurable.
+const ctxCheckEvents = 4096
+
+// Doc is one application attempt: the analysis plus what reading the log
+// met. Its JSON form is the per-application document.
+type Doc struct {
+	analysis.Report
+	Log             string             `json:"log"`
+	Lines           int64              `json:"lines"`
+	Events          map[string]int64   `json:"events"`
+	Problems        []sparklog.Problem `json:"problems"`
+	ProblemsOmitted int64              `json:"problemsOmitted,omitempty"`
+}
+
+// Read reads one application attempt's log to its end through the analysis
+// engine. progress, if not nil, gets the reader's progress reports. When ctx
+// ends, reading stops and Read returns an error wrapping ctx.Err().
+func Read(ctx context.Context, l sparklog.Log, cfg analysis.Config, progress func(sparklog.Progress)) (Doc, error) {
+	app := analysis.New(cfg)
+	doc := Doc{Log: l.Path, Problems: []sparklog.Problem{}}
+	var seen int
+	h := sparklog.HandlerFuncs{
+		OnEvent: func(_ sparklog.Position, ev sparklog.Event) error {
+			seen++
+			if seen%ctxCheckEvents == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			app.Add(ev)
+			return nil
+		},
+		OnProblem: func(p sparklog.Problem) {
+			if len(doc.Problems) < MaxProblems {
+				doc.Problems = append(doc.Problems, p)
+			} else {
+				doc.ProblemsOmitted++
+			}
+		},
+	}
+	if err := ctx.Err(); err != nil {
+		return doc, fmt.Errorf("%s: %w", l.Path, err)
+	}
+	stats, err := sparklog.Read(l, h, sparklog.Options{OnProgress: progress})
+	if err != nil {
+		return doc, fmt.Errorf("%s: %w", l.Path, err)
+	}
+	doc.Report = app.Report()
+	doc.Lines = stats.Lines
+	doc.Events = stats.ByType
+	if doc.Events == nil {
+		doc.Events = map[string]int64{}
+	}
+	return doc, nil
+}

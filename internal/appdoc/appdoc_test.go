@@ -1,0 +1,70 @@
+package appdoc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/sparkglance/sparkglance/internal/analysis"
+	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/testkit"
+)
+
+func discoverOne(t *testing.T, path string) sparklog.Log {
+	t.Helper()
+	logs, err := sparklog.Discover(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(logs) != 1 {
+		t.Fatalf("%s: %d logs, want 1", path, len(logs))
+	}
+	return logs[0]
+}
+
+// The counts are those of ../shared/spark-events/README.md for this log.
+func TestReadRealLog(t *testing.T) {
+	path := testkit.Events(t, "app-20200706201101-0003")
+	var progressed bool
+	doc, err := Read(context.Background(), discoverOne(t, path), analysis.DefaultConfig(),
+		func(sparklog.Progress) { progressed = true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Log != path || doc.AppID != "app-20200706201101-0003" {
+		t.Errorf("log %q app %q", doc.Log, doc.AppID)
+	}
+	if doc.Lines != 124 || doc.Events[sparklog.TypeTaskEnd] != 48 {
+		t.Errorf("lines %d task ends %d, want 124 and 48", doc.Lines, doc.Events[sparklog.TypeTaskEnd])
+	}
+	if len(doc.Problems) != 0 || !progressed {
+		t.Errorf("problems %v, progress reported %v", doc.Problems, progressed)
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fields map[string]any
+	if err := json.Unmarshal(b, &fields); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"appId", "log", "lines", "events", "problems", "intervals", "stages", "executors"} {
+		if _, ok := fields[k]; !ok {
+			t.Errorf("JSON lacks %q", k)
+		}
+	}
+	if _, ok := fields["problemsOmitted"]; ok {
+		t.Error("problemsOmitted present although nothing was omitted")
+	}
+}
+
+func TestReadStopsWhenContextEnds(t *testing.T) {
+	path := testkit.Events(t, "app-20200706201101-0003")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := Read(ctx, discoverOne(t, path), analysis.DefaultConfig(), nil)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+}

@@ -1,0 +1,181 @@
+// Package report renders "the glance": one self-contained HTML page per
+// Spark application attempt with the three synced charts (core time by
+// use, spill per executor, stage timeline), the findings and the stage,
+// executor and SQL tables, plus an index of applications.
+//
+// The page carries the application's analysis document (the JSON `analyze
+// --json` writes) and draws everything from it in the browser with the
+// embedded uPlot, so a page is one file that needs no network when it is
+// viewed. The live pages of `serve` are the same page told to poll the
+// document's URL.
+package report
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"strings"
+
+	"github.com/sparkglance/sparkglance/internal/analysis"
+	"github.com/sparkglance/sparkglance/third_party/uplot"
+)
+
+//go:embed assets/page.html assets/index.html assets/glance.js assets/glance.css
+var assets embed.FS
+
+var (
+	pageTmpl  = template.Must(template.New("page.html").ParseFS(assets, "assets/page.html"))
+	indexTmpl = template.Must(template.New("index.html").Funcs(template.FuncMap{
+		"duration": formatDuration, "percent": func(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) },
+		"fixed1": func(f float64) string { return fmt.Sprintf("%.1f", f) },
+		"fixed0": func(f float64) string { return fmt.Sprintf("%.0f", f) },
+	}).ParseFS(assets, "assets/index.html"))
+	glanceJS  = mustRead("assets/glance.js")
+	glanceCSS = mustRead("assets/glance.css")
+)
+
+func mustRead(name string) string {
+	b, err := assets.ReadFile(name)
+	if err != nil {
+		panic(err) // embedded at build time: cannot be missing
+	}
+	return string(b)
+}
+
+// Page is what one application's page is built from.
+type Page struct {
+	// Doc is the application's analysis document in JSON (an object with
+	// at least the fields of analysis.Report).
+	Doc []byte
+	// LiveURL, when set, makes the page poll that URL for a fresh document
+	// every few seconds (the live pages of serve).
+	LiveURL string
+	// IndexURL, when set, is linked from the header ("all applications").
+	IndexURL string
+}
+
+// WritePage writes the self-contained HTML page of one application.
+func WritePage(w io.Writer, p Page) error {
+	var head struct {
+		AppID   string `json:"appId"`
+		AppName string `json:"appName"`
+	}
+	if err := json.Unmarshal(p.Doc, &head); err != nil {
+		return fmt.Errorf("report: the application document is not a JSON object: %w", err)
+	}
+	// Inside <script> only "</" and "<!--" matter; HTMLEscape turns every
+	// <, > and & within JSON strings into \u escapes, which JSON.parse reads
+	// back unchanged.
+	var doc bytes.Buffer
+	json.HTMLEscape(&doc, bytes.TrimSpace(p.Doc))
+	title := strings.TrimSpace(head.AppName + " " + head.AppID)
+	if title == "" {
+		title = "Spark application"
+	}
+	return pageTmpl.Execute(w, map[string]any{
+		"Title":    title,
+		"Doc":      template.JS(doc.String()),
+		"LiveURL":  p.LiveURL,
+		"IndexURL": p.IndexURL,
+		"UPlotJS":  template.JS(uplot.JS),
+		"UPlotCSS": template.CSS(uplot.CSS),
+		"JS":       template.JS(glanceJS),
+		"CSS":      template.CSS(glanceCSS),
+	})
+}
+
+// Summary is one application attempt's row in an index.
+type Summary struct {
+	AppID, AttemptID, AppName string
+	Start, End                int64 // epoch ms
+	Live                      bool  // no ApplicationEnd yet
+	// MaxCores is the most cores available at once (from the intervals).
+	MaxCores float64
+	// Efficiency is task CPU time over the available core time; HasCPU is
+	// false for logs without Executor CPU Time, where it cannot be measured.
+	Efficiency float64
+	HasCPU     bool
+	// WastedCoreHours is the available core time no task ran in.
+	WastedCoreHours float64
+	Findings        int
+	Href            string
+}
+
+// DurationMs is the application's run time so far.
+func (s Summary) DurationMs() int64 { return s.End - s.Start }
+
+// Summarize computes an index row from an analysis.
+func Summarize(r *analysis.Report) Summary {
+	s := Summary{
+		AppID: r.AppID, AttemptID: r.AttemptID, AppName: r.AppName,
+		Start: r.Start, End: r.End, Live: r.Live, HasCPU: r.CPUTimeAvailable,
+		Findings: len(r.Findings),
+	}
+	t := r.Totals
+	if t.AvailableCoreSecs > 0 {
+		s.Efficiency = t.CPUSeconds / t.AvailableCoreSecs
+		s.WastedCoreHours = max(0, t.AvailableCoreSecs-t.TaskSeconds) / 3600
+	}
+	for _, iv := range r.Intervals {
+		if width := float64(iv.End-iv.Start) / 1e3; width > 0 {
+			s.MaxCores = max(s.MaxCores, iv.AvailableCoreSeconds/width)
+		}
+	}
+	return s
+}
+
+// FileName is the page's file name in a report directory: the application
+// id and attempt, with anything but letters, digits, '-', '_' and '.'
+// replaced, so that an id never names a path.
+func FileName(appID, attemptID string) string {
+	name := appID
+	if name == "" {
+		name = "application"
+	}
+	if attemptID != "" {
+		name += "_" + attemptID
+	}
+	name = strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			return r
+		}
+		return '_'
+	}, name)
+	return strings.TrimLeft(name, ".") + ".html"
+}
+
+// Index is an index page of applications.
+type Index struct {
+	Title string
+	Apps  []Summary
+	// Live adds a note that the list refreshes, and reloads it now and then.
+	Live bool
+}
+
+// WriteIndex writes the index page: one row per application, linked.
+func WriteIndex(w io.Writer, ix Index) error {
+	return indexTmpl.Execute(w, map[string]any{
+		"Title": ix.Title,
+		"Apps":  ix.Apps,
+		"Live":  ix.Live,
+		"CSS":   template.CSS(glanceCSS),
+	})
+}
+
+// formatDuration renders milliseconds the way the page does: 1h02m, 3m05s, 4.2s.
+func formatDuration(ms int64) string {
+	switch s := float64(ms) / 1e3; {
+	case ms < 0:
+		return "–"
+	case s < 60:
+		return fmt.Sprintf("%.1fs", s)
+	case s < 3600:
+		return fmt.Sprintf("%dm%02ds", int(s)/60, int(s)%60)
+	default:
+		return fmt.Sprintf("%dh%02dm", int(s)/3600, int(s)%3600/60)
+	}
+}
