@@ -44,6 +44,7 @@ type trackedApp struct {
 	started   bool // ApplicationStart seen
 	dirty     bool // events arrived since the last view
 	execs     map[string]*execTotals
+	settled   settledTotals
 	prev      *appView
 	lastBuild time.Time
 	slice     time.Time // when this log took its worker
@@ -162,6 +163,8 @@ func (a *trackedApp) publish(finished bool) {
 	a.lastBuild, a.dirty = time.Now(), false
 	v := buildView(&r, a.user, a.execs, !finished, a.w.cfg.SettleTimeout, a.lastBuild)
 	v.sql = sqlops.Summarize(r.SQL, a.w.cfg.SQLMaxOperators)
+	a.settled.add(&r)
+	v.settled = a.settled.clone()
 	if p := a.prev; p != nil {
 		v.coreSeconds = max(v.coreSeconds, p.coreSeconds)
 		for i := range v.tasks {
