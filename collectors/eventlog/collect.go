@@ -61,8 +61,14 @@ func (w *Watcher) selfMetrics(tracked []*trackedApp) []prometheus.Metric {
 		prometheus.MustNewConstMetric(selfBytes.Desc(), counter, float64(w.stats.bytes.Load())),
 		prometheus.MustNewConstMetric(selfEvents.Desc(), counter, float64(w.stats.events.Load())),
 	}
+	for reason, n := range w.skippedCounts() {
+		out = append(out, prometheus.MustNewConstMetric(selfSkipped.Desc(), counter, n, reason))
+	}
+	errs := make(map[string]float64, len(errorReasons)+len(w.stats.errors))
+	for _, reason := range errorReasons {
+		errs[reason] = 0
+	}
 	w.stats.mu.Lock()
-	errs := make(map[string]float64, len(w.stats.errors))
 	for k, v := range w.stats.errors {
 		errs[k] = v
 	}

@@ -106,6 +106,8 @@ var (
 		"Event-log lines decoded into events.")
 	selfErrors = metric("sparkglance_eventlog_errors_total", counter, "{error}", []string{"reason"},
 		"Problems met while reading event logs, by reason (a damage kind of the reader, or open-failed, dir-unreadable, log-vanished, max-apps).")
+	selfSkipped = metric("sparkglance_eventlog_skipped_total", counter, "{log}", []string{"reason"},
+		"Event logs not shown, each counted once, by reason: retention (the application ended longer ago than --eventlog.retention) or max-apps (--eventlog.max-apps applications held already).")
 	selfLag = metric("sparkglance_eventlog_lag_seconds", gauge, "s", appLabels,
 		"Age of the newest event processed, per running application (wall clock now minus the event's timestamp).")
 )
@@ -129,6 +131,6 @@ func metricTable() []*Metric {
 		execCores, execActiveTasks, execTaskTime, execSpill, execIntervalSpill, execSettledSpill,
 		execShuffleRead, execShuffleWrite, execInput, execOutput,
 		sqlExecutions, sqlDuration, sqlOpTime, sqlOpSpill, sqlOpPeakMemory,
-		selfApps, selfBytes, selfEvents, selfErrors, selfLag,
+		selfApps, selfBytes, selfEvents, selfErrors, selfSkipped, selfLag,
 	}
 }

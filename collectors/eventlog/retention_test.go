@@ -64,4 +64,7 @@ func TestMaxAppsKeepsNewest(t *testing.T) {
 	if errorsFor(w, "max-apps") < 1 {
 		t.Error("the log left out for max-apps is not counted")
 	}
+	if v, _ := series(gather(t, w), "sparkglance_eventlog_skipped_total", map[string]string{"reason": "max-apps"}); v != 1 {
+		t.Errorf("skipped_total{reason=max-apps} = %v, want 1", v)
+	}
 }
