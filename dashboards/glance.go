@@ -109,14 +109,18 @@ sum by (executor_id) (rate(spark_thread_samples_total{`+app+`}[$__rate_interval]
 func cpuShare(n *ids) *timeseries.PanelBuilder {
 	return timeseries.NewPanelBuilder().Id(n.id()).
 		Title("CPU share by category, per interval").
-		Description("Share of the available core time of each published interval (--eventlog.interval) spent in task CPU work, shuffle, (de)serialization and GC; the line is the interval's efficiency.").
+		Description("Share of the available core time spent in task CPU work, shuffle, (de)serialization and GC over each step: the ratio of the settled counters' increases, exact over any step as every settled interval is counted once (live, and for applications loaded with sparkglance backfill). The line is the CPU efficiency over the step.").
 		Datasource(datasource).Height(9).Span(24).Interval("10s").
 		Unit("percentunit").Min(0).Max(1).
 		DrawStyle(common.GraphDrawStyleBars).FillOpacity(80).LineWidth(1).
 		Stacking(common.NewStackingConfigBuilder().Mode(common.StackingModeNormal).Group("A")).
 		Legend(legendBottom()).Tooltip(tooltipAll()).
-		WithTarget(query("A", `spark_app_interval_time_ratio{`+app+`}`, "{{category}}")).
-		WithTarget(query("B", `spark_app_interval_efficiency{`+app+`}`, "efficiency")).
+		WithTarget(query("A", `sum by (category) (increase(spark_app_settled_task_seconds_total{`+app+`}[$__rate_interval]))
+/ on () group_left ()
+sum(increase(spark_app_settled_core_seconds_total{`+app+`}[$__rate_interval]))`, "{{category}}")).
+		WithTarget(query("B", `sum(increase(spark_app_settled_task_seconds_total{`+app+`, category="cpu"}[$__rate_interval]))
+/
+sum(increase(spark_app_settled_core_seconds_total{`+app+`}[$__rate_interval]))`, "efficiency")).
 		OverrideByName("cpu", []dashboard.DynamicConfigValue{fixedColor("green"), displayName("task work")}).
 		OverrideByName("shuffle", []dashboard.DynamicConfigValue{fixedColor("red")}).
 		OverrideByName("serde", []dashboard.DynamicConfigValue{fixedColor("purple"), displayName("(de)serialization")}).
@@ -135,12 +139,12 @@ func cpuShare(n *ids) *timeseries.PanelBuilder {
 func spillIntensity(n *ids) *statushistory.PanelBuilder {
 	return statushistory.NewPanelBuilder().Id(n.id()).
 		Title("Spill per executor, per interval").
-		Description("Bytes each executor spilled (memory size) within each published interval: a row that burns alone is a skewed executor, all rows warm means executor memory is too small.").
+		Description("Bytes each executor spilled (memory size) per second over each step, from the settled spill counter (every settled interval counted once): a row that burns alone is a skewed executor, all rows warm means executor memory is too small.").
 		Datasource(datasource).Height(8).Span(24).Interval("10s").
-		Unit("bytes").Min(0).ColorScheme(continuous(dashboard.FieldColorModeIdContinuousYlRd)).
+		Unit("Bps").Min(0).ColorScheme(continuous(dashboard.FieldColorModeIdContinuousYlRd)).
 		ShowValue(common.VisibilityModeNever).RowHeight(0.9).
 		Legend(legendBottom().ShowLegend(false)).Tooltip(tooltipAll()).
-		WithTarget(query("A", `sum by (executor_id) (spark_executor_interval_spill_bytes{`+app+`, medium="memory"})`, "executor {{executor_id}}"))
+		WithTarget(query("A", `sum by (executor_id) (rate(spark_executor_settled_spill_bytes_total{`+app+`, medium="memory"}[$__rate_interval]))`, "executor {{executor_id}}"))
 }
 
 // stageTimeline is the bottom chart: one lane per stage while it runs.
@@ -151,12 +155,12 @@ func stageTimeline(n *ids) *statetimeline.PanelBuilder {
 	}}
 	return statetimeline.NewPanelBuilder().Id(n.id()).
 		Title("Stage timeline").
-		Description("One lane per stage, filled while an attempt of the stage runs.").
+		Description("One lane per stage, filled while an attempt of the stage runs (backfilled history ends a lane with a 0 sample, which the query leaves out).").
 		Datasource(datasource).Height(8).Span(24).
 		ShowValue(common.VisibilityModeNever).MergeValues(true).RowHeight(0.8).
 		Mappings([]dashboard.ValueMapping{running}).
 		Legend(legendBottom().ShowLegend(false)).Tooltip(tooltipAll()).
-		WithTarget(query("A", `max by (stage_id) (spark_stage_active{`+app+`})`, "stage {{stage_id}}"))
+		WithTarget(query("A", `max by (stage_id) (spark_stage_active{`+app+`} == 1)`, "stage {{stage_id}}"))
 }
 
 func statPanel(n *ids, title, unit, expr string) *stat.PanelBuilder {

@@ -52,3 +52,34 @@ func captureStdout(t *testing.T) func() string {
 	t.Cleanup(restore)
 	return func() string { restore(); return buf.String() }
 }
+
+// From the demo's first seconds, the counter families with a known label
+// set (errors and skips by reason) and the settled counters the glance
+// dashboard's top charts query are exported, so those panels are not empty
+// for lack of an event.
+func TestServeDemoExportsCountersFromTheStart(t *testing.T) {
+	captureStdout(t)
+	addr, stop := runServe(t, "--demo", "--log.level=warn", "--no-collector.spark")
+	defer stop()
+	want := []string{
+		`sparkglance_eventlog_errors_total{reason="malformed-json"} 0`,
+		`sparkglance_eventlog_skipped_total{reason="retention"} 0`,
+		`sparkglance_eventlog_skipped_total{reason="max-apps"} 0`,
+		`spark_app_settled_task_seconds_total{`,
+		`spark_app_settled_core_seconds_total{`,
+		`spark_executor_settled_spill_bytes_total{`,
+	}
+	body := testkit.PollGet("http://"+addr+"/metrics", 20*time.Second, 100*time.Millisecond, func(body string) bool {
+		for _, w := range want {
+			if !strings.Contains(body, w) {
+				return false
+			}
+		}
+		return true
+	})
+	for _, w := range want {
+		if !strings.Contains(body, w) {
+			t.Errorf("/metrics lacks %s within 20 s of the demo's start", w)
+		}
+	}
+}

@@ -32,6 +32,7 @@ func realMain(args []string) int {
 	commands := map[string]command{
 		"analyze":  newAnalyzeCommand(app.Command("analyze", "Analyse event logs once and print a summary or JSON.")),
 		"report":   newReportCommand(app.Command("report", "Write the glance: a self-contained HTML page per application (three synced charts, findings, tables).")),
+		"backfill": newBackfillCommand(app.Command("backfill", "Write finished applications' history as OpenMetrics for promtool tsdb create-blocks-from openmetrics.")),
 		"serve":    newServeCommand(app.Command("serve", "Run the exporter: Prometheus /metrics and OTLP push.")),
 		"simulate": newSimulateCommand(app.Command("simulate", "Write a realistic synthetic Spark event log.")),
 	}

@@ -24,16 +24,20 @@ const refreshEvery = 5 * time.Second
 // Only that goroutine touches the follower, the analysis and the totals;
 // others read the published view.
 type trackedApp struct {
-	key     string
-	w       *Watcher
-	log     *slog.Logger
-	wake    chan struct{} // a notification for this log
-	cancel  context.CancelFunc
-	done    chan struct{}
-	view    atomic.Pointer[appView]
-	caught  atomic.Bool  // read to the end at least once
-	finAt   atomic.Int64 // unix ns when found finished (log mtime), 0 while running
-	running atomic.Bool  // the log is still being written
+	key    string
+	w      *Watcher
+	log    *slog.Logger
+	wake   chan struct{} // a notification for this log
+	cancel context.CancelFunc
+	done   chan struct{}
+	view   atomic.Pointer[appView]
+	caught atomic.Bool  // read to the end at least once
+	finAt  atomic.Int64 // unix ns when the application ended (applicationEnd), 0 while running
+	// finMTime is the log's modification time (unix ns) when found
+	// finished, to recognise it unchanged after retention dropped it.
+	finMTime   atomic.Int64
+	admittedAt time.Time   // when the watcher started following it (set before run)
+	running    atomic.Bool // the log is still being written
 
 	// Owned by the goroutine.
 	ctx       context.Context
@@ -44,6 +48,7 @@ type trackedApp struct {
 	started   bool // ApplicationStart seen
 	dirty     bool // events arrived since the last view
 	execs     map[string]*execTotals
+	settled   settledTotals
 	prev      *appView
 	lastBuild time.Time
 	slice     time.Time // when this log took its worker
@@ -164,6 +169,8 @@ func (a *trackedApp) publish(finished bool) {
 	a.lastBuild, a.dirty = time.Now(), false
 	v := buildView(&r, a.user, a.execs, !finished, a.w.cfg.SettleTimeout, a.lastBuild)
 	v.sql = sqlops.Summarize(r.SQL, a.w.cfg.SQLMaxOperators)
+	a.settled.add(&r)
+	v.settled = a.settled.clone()
 	if p := a.prev; p != nil {
 		v.coreSeconds = max(v.coreSeconds, p.coreSeconds)
 		for i := range v.tasks {
@@ -176,14 +183,17 @@ func (a *trackedApp) publish(finished bool) {
 	a.w.claim(v.appID, a.key)
 }
 
-// finish records when the application ended (its log's mtime) and frees
-// everything but the last view.
+// finish records when the application ended (its ApplicationEnd or last
+// event: the retention counts from there, not from the file's mtime, which
+// a copy of an old History Server directory renews) and frees everything
+// but the last view.
 func (a *trackedApp) finish() {
-	at := time.Now()
+	mtime := time.Now()
 	if m, ok := logMTime(a.follower.Log()); ok {
-		at = m
+		mtime = m
 	}
-	a.finAt.Store(at.UnixNano())
+	a.finMTime.Store(mtime.UnixNano())
+	a.finAt.Store(applicationEnd(a.view.Load(), mtime).UnixNano())
 	a.running.Store(false)
 	a.follower, a.analysis, a.execs, a.prev = nil, nil, nil, nil
 	a.w.appFinished()

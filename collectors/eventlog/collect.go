@@ -61,8 +61,14 @@ func (w *Watcher) selfMetrics(tracked []*trackedApp) []prometheus.Metric {
 		prometheus.MustNewConstMetric(selfBytes.Desc(), counter, float64(w.stats.bytes.Load())),
 		prometheus.MustNewConstMetric(selfEvents.Desc(), counter, float64(w.stats.events.Load())),
 	}
+	for reason, n := range w.skippedCounts() {
+		out = append(out, prometheus.MustNewConstMetric(selfSkipped.Desc(), counter, n, reason))
+	}
+	errs := make(map[string]float64, len(errorReasons)+len(w.stats.errors))
+	for _, reason := range errorReasons {
+		errs[reason] = 0
+	}
 	w.stats.mu.Lock()
-	errs := make(map[string]float64, len(w.stats.errors))
 	for k, v := range w.stats.errors {
 		errs[k] = v
 	}
@@ -195,6 +201,14 @@ var families = []family{
 			p.send(ch, appIntervalStart, iv.start)
 		}
 	}},
+	{m: appSettledTaskSeconds, emit: func(ch sink, p *appPairs, _ time.Time) {
+		for _, c := range [...]string{"cpu", "gc", "serde", "shuffle"} {
+			p.send(ch, appSettledTaskSeconds, p.v.settled.task[ratioIndex[c]], ratioPairs[c])
+		}
+	}},
+	{m: appSettledCoreSeconds, emit: func(ch sink, p *appPairs, _ time.Time) {
+		p.send(ch, appSettledCoreSeconds, p.v.settled.core)
+	}},
 	{m: stageActive, emit: func(ch sink, p *appPairs, _ time.Time) {
 		for _, s := range p.v.activeStages {
 			p.send(ch, stageActive, 1, labelPair("stage_id", s[0]), labelPair("attempt_id", s[1]))
@@ -236,6 +250,13 @@ var families = []family{
 			s := iv.spill[p.v.executors[i].id]
 			ch(execIntervalSpill.newSample(s[1], p.id, p.name, p.execs[i], mediumPairs["disk"]))
 			ch(execIntervalSpill.newSample(s[0], p.id, p.name, p.execs[i], mediumPairs["memory"]))
+		}
+	}},
+	{m: execSettledSpill, emit: func(ch sink, p *appPairs, _ time.Time) {
+		for i := range p.v.executors {
+			s := p.v.settled.spill[p.v.executors[i].id]
+			ch(execSettledSpill.newSample(s[1], p.id, p.name, p.execs[i], mediumPairs["disk"]))
+			ch(execSettledSpill.newSample(s[0], p.id, p.name, p.execs[i], mediumPairs["memory"]))
 		}
 	}},
 	execFamily(execShuffleRead, func(e *execView) (float64, bool) { return e.totals.shuffleRead, true }),

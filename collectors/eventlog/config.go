@@ -17,8 +17,10 @@ type Config struct {
 	// file-system notification arrives (and the only way when fsnotify
 	// cannot watch).
 	PollInterval time.Duration
-	// Retention keeps a finished application this long after its log was
-	// last written; older finished logs are not even read at start-up.
+	// Retention keeps a finished application this long after it ended (its
+	// ApplicationEnd, else its last event); finished logs untouched for
+	// longer are not even read. Either way a log left out is counted in
+	// sparkglance_eventlog_skipped_total and logged.
 	Retention time.Duration
 	// MaxApps bounds the applications held; the oldest finished go first.
 	MaxApps int
@@ -93,7 +95,7 @@ func declareFlags(g exporter.FlagGroup) {
 		StringsVar(&c.Dirs)
 	g.Flag("eventlog.poll-interval", "How often logs and directories are polled when no file-system notification arrives.").
 		Default(d.PollInterval.String()).DurationVar(&c.PollInterval)
-	g.Flag("eventlog.retention", "How long a finished application's series stay after its log was last written; older finished logs are skipped at start-up.").
+	g.Flag("eventlog.retention", "How long a finished application's series stay after it ended (ApplicationEnd, else its last event); older applications are skipped, counted in sparkglance_eventlog_skipped_total and logged.").
 		Default(d.Retention.String()).DurationVar(&c.Retention)
 	g.Flag("eventlog.max-apps", "Most application attempts held in memory (the oldest finished are dropped first).").
 		Default(fmt.Sprint(d.MaxApps)).IntVar(&c.MaxApps)

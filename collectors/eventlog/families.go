@@ -73,7 +73,7 @@ func (w *Watcher) Families(ctx context.Context) ([]exporter.Family, error) {
 		def := selfByDesc[m.Desc()]
 		self[def] = append(self[def], d)
 	}
-	for _, def := range []*Metric{selfApps, selfBytes, selfEvents, selfErrors} {
+	for _, def := range []*Metric{selfApps, selfBytes, selfEvents, selfErrors, selfSkipped} {
 		ms := self[def]
 		slices.SortStableFunc(ms, exporter.CompareSeries)
 		out = appendFamily(out, def, ms)
@@ -83,6 +83,7 @@ func (w *Watcher) Families(ctx context.Context) ([]exporter.Family, error) {
 
 var selfByDesc = map[*prometheus.Desc]*Metric{
 	selfApps.Desc(): selfApps, selfBytes.Desc(): selfBytes, selfEvents.Desc(): selfEvents, selfErrors.Desc(): selfErrors,
+	selfSkipped.Desc(): selfSkipped,
 }
 
 // appendFamily encodes ms, if any, as a family of m.

@@ -64,6 +64,10 @@ var (
 		"Share of the latest published interval's available core time spent in cpu, shuffle (fetch wait + write), serde (deserialize CPU + result serialization) or gc (ratio).")
 	appIntervalStart = metric("spark_app_interval_start_time_seconds", gauge, "s", appLabels,
 		"Start of the latest published interval, seconds since the epoch.")
+	appSettledTaskSeconds = metric("spark_app_settled_task_seconds_total", counter, "s", withLabels(appLabels, "category"),
+		"Task time of the application's settled intervals, by category: cpu, shuffle, serde or gc (as spark_app_interval_time_ratio); advances by each interval's exact values when it settles, so increase() over any range counts every interval once.")
+	appSettledCoreSeconds = metric("spark_app_settled_core_seconds_total", counter, "s", appLabels,
+		"Available core-seconds of the application's settled intervals; the share of a category over a range is increase(spark_app_settled_task_seconds_total) over increase(this).")
 	stageActive = shared(sm.StageActive)
 	appFinding  = metric("spark_app_finding", gauge, "1", withLabels(appLabels, "kind", "stage_id", "executor_id"),
 		"1 while the analysis reports a finding of this kind (stage_id and executor_id are empty when the finding has none).")
@@ -75,6 +79,8 @@ var (
 		"Bytes spilled by the executor's ended tasks, by medium: memory (deserialized size) or disk (serialized size).")
 	execIntervalSpill = metric("spark_executor_interval_spill_bytes", gauge, "By", withLabels(execLabels, "medium"),
 		"Bytes the executor spilled within the latest published interval (tasks' spill spread over their run time), by medium.")
+	execSettledSpill = metric("spark_executor_settled_spill_bytes_total", counter, "By", withLabels(execLabels, "medium"),
+		"Bytes the executor spilled within the application's settled intervals (tasks' spill spread over their run time), by medium; advances by each interval's values when it settles.")
 	execShuffleRead  = shared(sm.ExecutorShuffleReadBytes)
 	execShuffleWrite = shared(sm.ExecutorShuffleWriteBytes)
 	execInput        = shared(sm.ExecutorInputBytes)
@@ -100,6 +106,8 @@ var (
 		"Event-log lines decoded into events.")
 	selfErrors = metric("sparkglance_eventlog_errors_total", counter, "{error}", []string{"reason"},
 		"Problems met while reading event logs, by reason (a damage kind of the reader, or open-failed, dir-unreadable, log-vanished, max-apps).")
+	selfSkipped = metric("sparkglance_eventlog_skipped_total", counter, "{log}", []string{"reason"},
+		"Event logs not shown, each counted once, by reason: retention (the application ended longer ago than --eventlog.retention) or max-apps (--eventlog.max-apps applications held already).")
 	selfLag = metric("sparkglance_eventlog_lag_seconds", gauge, "s", appLabels,
 		"Age of the newest event processed, per running application (wall clock now minus the event's timestamp).")
 )
@@ -118,10 +126,11 @@ func Metrics() []*sm.Metric {
 func metricTable() []*Metric {
 	return []*Metric{
 		appInfo, appStart, appEnd, appCores, appCoreSeconds, appActiveTasks, appTasks,
-		appIntervalEfficiency, appIntervalTimeRatio, appIntervalStart, stageActive, appFinding,
-		execCores, execActiveTasks, execTaskTime, execSpill, execIntervalSpill,
+		appIntervalEfficiency, appIntervalTimeRatio, appIntervalStart, appSettledTaskSeconds, appSettledCoreSeconds,
+		stageActive, appFinding,
+		execCores, execActiveTasks, execTaskTime, execSpill, execIntervalSpill, execSettledSpill,
 		execShuffleRead, execShuffleWrite, execInput, execOutput,
 		sqlExecutions, sqlDuration, sqlOpTime, sqlOpSpill, sqlOpPeakMemory,
-		selfApps, selfBytes, selfEvents, selfErrors, selfLag,
+		selfApps, selfBytes, selfEvents, selfErrors, selfSkipped, selfLag,
 	}
 }

@@ -15,7 +15,7 @@ func TestRetention(t *testing.T) {
 	if err := os.Chtimes(old, longAgo, longAgo); err != nil {
 		t.Fatal(err)
 	}
-	writeLog(t, dir, "app-20261130170000-0002", time.Now(), false, "plain")
+	fresh := writeLog(t, dir, "app-20261130170000-0002", time.Now(), false, "plain")
 	cfg := testConfig(dir)
 	cfg.Retention = time.Hour
 	w := startWatcher(t, cfg)
@@ -29,6 +29,11 @@ func TestRetention(t *testing.T) {
 	oneLog := w.stats.events.Load()
 
 	cfg.Retention = 300 * time.Millisecond
+	// Written just now again: the first watcher may have taken longer
+	// than the short retention (the race detector slows it).
+	if now := time.Now(); os.Chtimes(fresh, now, now) != nil {
+		t.Fatal("cannot touch the fresh log")
+	}
 	w2 := startWatcher(t, cfg)
 	waitReady(t, w2)
 	if got := w2.stats.events.Load(); got != oneLog {
@@ -63,5 +68,8 @@ func TestMaxAppsKeepsNewest(t *testing.T) {
 	}
 	if errorsFor(w, "max-apps") < 1 {
 		t.Error("the log left out for max-apps is not counted")
+	}
+	if v, _ := series(gather(t, w), "sparkglance_eventlog_skipped_total", map[string]string{"reason": "max-apps"}); v != 1 {
+		t.Errorf("skipped_total{reason=max-apps} = %v, want 1", v)
 	}
 }

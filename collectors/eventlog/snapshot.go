@@ -25,6 +25,7 @@ type appView struct {
 	tasks                           [3]float64 // success, failed, killed
 
 	interval *intervalView // latest published, nil before the first
+	settled  settledTotals // sums of the settled intervals (counters)
 
 	activeStages [][2]string // stage_id, attempt_id
 	findings     [][3]string // kind, stage_id, executor_id (unique)

@@ -35,6 +35,7 @@ type Watcher struct {
 
 	rescan  chan struct{}
 	stats   selfStats
+	skips   skipState
 	claimed sync.Map // app id → Log.Key of the log that shows it
 }
 
@@ -259,6 +260,7 @@ func (w *Watcher) scan(ctx context.Context, nw *fsnotify.Watcher) {
 		w.unclaim(a.key)
 	}
 	w.mu.Unlock()
+	w.forgetUnlisted(listed, okDirs)
 	for _, a := range gone {
 		w.countError("log-vanished")
 		w.log.Info("event log removed; dropping its application", "log", a.key)
@@ -267,6 +269,7 @@ func (w *Watcher) scan(ctx context.Context, nw *fsnotify.Watcher) {
 
 	w.admit(ctx, found, now)
 	w.expire(now)
+	w.reportSkipped()
 }
 
 // underAny reports whether key lies in one of dirs (or is one of them).
@@ -296,8 +299,15 @@ func (w *Watcher) admit(ctx context.Context, found []sparklog.Log, now time.Time
 			continue
 		}
 		m, ok := logMTime(l)
+		if !l.InProgress && ok && w.retiredUnchanged(l.Key, m) {
+			continue // shown for its retention already, or found too old when read
+		}
+		// A finished application ends no later than its log's last write:
+		// a log untouched for longer than the retention is not worth
+		// decoding. Counted, so that it is never left out silently.
 		if !l.InProgress && ok && now.Sub(m) > w.cfg.Retention {
-			continue // finished long ago: not worth decoding
+			w.skip(l.Key, skipRetention)
+			continue
 		}
 		cands = append(cands, candidate{l, m})
 	}
@@ -307,12 +317,15 @@ func (w *Watcher) admit(ctx context.Context, found []sparklog.Log, now time.Time
 			if !w.leftOut[c.log.Key] {
 				w.leftOut[c.log.Key] = true
 				w.countError("max-apps")
+				w.skip(c.log.Key, skipMaxApps)
 				w.log.Warn("--eventlog.max-apps reached; not following log", "log", c.log.Key, "max_apps", w.cfg.MaxApps)
 			}
 			continue
 		}
 		delete(w.leftOut, c.log.Key)
+		w.admitted(c.log.Key)
 		a := newTrackedApp(w, c.log)
+		a.admittedAt = now
 		actx, cancel := context.WithCancel(ctx)
 		a.cancel = cancel
 		w.apps[c.log.Key] = a
@@ -325,12 +338,13 @@ func (w *Watcher) admit(ctx context.Context, found []sparklog.Log, now time.Time
 // (keeping the newest, and not swapping the same logs in and out).
 func (w *Watcher) makeRoomLocked(c candidate) bool {
 	var oldest *trackedApp
+	// Compared by their logs' modification times, like with like.
 	for _, a := range w.apps {
-		if at := a.finAt.Load(); at != 0 && (oldest == nil || at < oldest.finAt.Load()) {
+		if at := a.finMTime.Load(); at != 0 && (oldest == nil || at < oldest.finMTime.Load()) {
 			oldest = a
 		}
 	}
-	if oldest == nil || (!c.log.InProgress && c.mtime.UnixNano() <= oldest.finAt.Load()) {
+	if oldest == nil || (!c.log.InProgress && c.mtime.UnixNano() <= oldest.finMTime.Load()) {
 		return false
 	}
 	delete(w.apps, oldest.key)
@@ -339,16 +353,24 @@ func (w *Watcher) makeRoomLocked(c candidate) bool {
 	return true
 }
 
-// expire drops finished applications past the retention.
+// expire drops finished applications whose end is older than the
+// retention. One that had ended longer ago when it was found (an old log
+// copied with a fresh modification time) counts as skipped.
 func (w *Watcher) expire(now time.Time) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for key, a := range w.apps {
-		if at := a.finAt.Load(); at != 0 && now.Sub(time.Unix(0, at)) > w.cfg.Retention {
-			delete(w.apps, key)
-			w.unclaim(key)
-			a.cancel()
+		at := a.finAt.Load()
+		if at == 0 || now.Sub(time.Unix(0, at)) <= w.cfg.Retention {
+			continue
 		}
+		if a.admittedAt.Sub(time.Unix(0, at)) > w.cfg.Retention {
+			w.skip(key, skipRetention)
+		}
+		w.retire(key, a.finMTime.Load())
+		delete(w.apps, key)
+		w.unclaim(key)
+		a.cancel()
 	}
 }
 

@@ -217,7 +217,9 @@ func (s *writer) scenario() {
 	n := s.cfg.TasksPerStage
 	s.job([]stageSpec{{scanStage, "parquet scan at NightlyRollup.scala:42", n}, {shuffleStage, "groupBy at NightlyRollup.scala:57", n}})
 	s.job([]stageSpec{{uniformSpill, "sortWithinPartitions at NightlyRollup.scala:71", n}})
-	s.job([]stageSpec{{skewedStage, "join at NightlyRollup.scala:88", n}})
+	s.sqlExecution(s.jobID, "nightly rollup: join and aggregate", func() {
+		s.job([]stageSpec{{skewedStage, "join at NightlyRollup.scala:88", n}})
+	})
 	s.job([]stageSpec{{gcHeavyStage, "collect_list at NightlyRollup.scala:95", n}})
 	// Dynamic allocation releases half the executors before the single-file write.
 	for i := len(s.execs) / 2; i < len(s.execs); i++ {

@@ -29,6 +29,19 @@ type Server struct {
 // test ends; its log is shown if the test failed.
 func Start(t testing.TB, config string, files map[string][]byte) *Server {
 	t.Helper()
+	return start(t, config, files, "")
+}
+
+// StartOnData runs a Prometheus without scrape targets on an existing
+// storage directory (blocks made by promtool tsdb create-blocks-from, say),
+// keeping data of any age: the default retention would delete old blocks.
+func StartOnData(t testing.TB, dataDir string) *Server {
+	t.Helper()
+	return start(t, MinimalConfig, nil, dataDir, "--storage.tsdb.retention.time=100y")
+}
+
+func start(t testing.TB, config string, files map[string][]byte, dataDir string, extra ...string) *Server {
+	t.Helper()
 	bin := testkit.RequireTool(t, "prometheus")
 	dir := t.TempDir()
 	for name, b := range files {
@@ -45,8 +58,12 @@ func Start(t testing.TB, config string, files map[string][]byte) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "--config.file="+filepath.Join(dir, "prometheus.yml"),
-		"--storage.tsdb.path="+filepath.Join(dir, "data"), "--web.listen-address="+addr)
+	if dataDir == "" {
+		dataDir = filepath.Join(dir, "data")
+	}
+	args := append([]string{"--config.file=" + filepath.Join(dir, "prometheus.yml"),
+		"--storage.tsdb.path=" + dataDir, "--web.listen-address=" + addr}, extra...)
+	cmd := exec.Command(bin, args...)
 	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, logFile, logFile
 	if err := cmd.Start(); err != nil {
 		logFile.Close()

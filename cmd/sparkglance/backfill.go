@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/alecthomas/kingpin/v2"
+
+	"github.com/sparkglance/sparkglance/collectors/eventlog"
+	"github.com/sparkglance/sparkglance/internal/analysis"
+	"github.com/sparkglance/sparkglance/internal/backfill"
+	"github.com/sparkglance/sparkglance/internal/sparklog"
+)
+
+// backfillCommand writes finished applications' history as OpenMetrics
+// for promtool tsdb create-blocks-from openmetrics (docs/history.md).
+type backfillCommand struct {
+	paths    *[]string
+	output   *string
+	interval *time.Duration
+	errOut   io.Writer
+}
+
+func newBackfillCommand(cmd *kingpin.CmdClause) *backfillCommand {
+	return &backfillCommand{
+		paths:  cmd.Arg("path", "Event log files, rolling eventlog_v2_* directories, zips, or directories of logs (a History Server directory).").Required().Strings(),
+		output: cmd.Flag("output", "OpenMetrics file to write, for promtool tsdb create-blocks-from openmetrics.").Short('o').Required().String(),
+		interval: cmd.Flag("interval", "Interval width; use the exporter's --eventlog.interval so past and live applications look alike.").
+			Default(eventlog.DefaultConfig().Interval.String()).Duration(),
+		errOut: os.Stderr,
+	}
+}
+
+func (c *backfillCommand) run(_ context.Context) error {
+	if *c.interval < time.Second {
+		return fmt.Errorf("--interval %v must be at least 1s", *c.interval)
+	}
+	cfg := analysis.DefaultConfig()
+	cfg.Interval = *c.interval
+	problems := 0
+	opt := backfill.Options{Analysis: cfg, Metrics: eventlog.Metrics(), Problem: func(p sparklog.Problem) {
+		if problems++; problems <= 20 {
+			fmt.Fprintf(c.errOut, "sparkglance backfill: %s\n", p.String())
+		}
+	}}
+	// Written beside the target and renamed, so a failure leaves no
+	// half-written file for promtool to load.
+	dir, base := filepath.Split(*c.output)
+	tmp, err := os.CreateTemp(dir, "."+base+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	sum, err := backfill.Write(tmp, *c.paths, opt)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	for _, s := range sum.Skipped {
+		fmt.Fprintf(c.errOut, "sparkglance backfill: skipped %s\n", s)
+	}
+	if problems > 20 {
+		fmt.Fprintf(c.errOut, "sparkglance backfill: %d more problems not shown\n", problems-20)
+	}
+	if sum.Apps == 0 {
+		return errors.New("no finished application found; nothing written")
+	}
+	if err := os.Rename(tmp.Name(), *c.output); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.errOut, "sparkglance backfill: %d applications, %d samples written to %s\n"+
+		"load them with: promtool tsdb create-blocks-from openmetrics %s <prometheus data dir>\n",
+		sum.Apps, sum.Samples, *c.output, *c.output)
+	return nil
+}

@@ -1,0 +1,144 @@
+package eventlog
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sparkglance/sparkglance/internal/analysis"
+	"github.com/sparkglance/sparkglance/internal/simulate"
+	"github.com/sparkglance/sparkglance/internal/testkit/promtest"
+)
+
+// While a live application with long straggler tasks runs, a real
+// Prometheus scraping every second sees the settled counters advance only
+// by whole settled intervals: every scraped value is the exact sum of a
+// prefix of the independent analysis' intervals, no scrape shows a
+// decrease, and the last value is the analysis' total. Several intervals
+// settle between two scrapes (5 s intervals at 10× real time), which the
+// latest-interval gauges cannot show.
+func TestSettledCountersExactUnderPrometheus(t *testing.T) {
+	dir := t.TempDir()
+	cfg := testConfig(dir)
+	cfg.Interval = 5 * time.Second
+	base, w := startExporter(t, cfg)
+	prom := promtest.StartScraping(t, strings.TrimPrefix(base, "http://"))
+	waitReady(t, w)
+	waitFor(t, 30*time.Second, "Prometheus scrapes the exporter", func() bool {
+		s := promQuery(prom, `up`)
+		return len(s) == 1 && s[0].Value == 1
+	})
+
+	sim := liveConfig("app-20261130150000-0005")
+	sim.Executors, sim.CoresPerExecutor, sim.TasksPerStage = 2, 2, 8 // the skewed and repartition(1) stages keep their 60 s and 45 s stragglers
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	final, err := simulate.Live(ctx, dir, sim, simulate.LiveOptions{Codec: "zstd", Speed: 10})
+	if err != nil {
+		t.Fatalf("simulate.Live: %v", err)
+	}
+	r := referenceReport(t, final, cfg.Interval)
+	if !r.CPUTimeAvailable || r.Totals.CPUSeconds == 0 {
+		t.Fatal("the simulated log has no CPU time")
+	}
+	want := map[string]float64{"cpu": r.Totals.CPUSeconds, "shuffle": r.Totals.ShuffleSeconds,
+		"serde": r.Totals.SerdeSeconds, "gc": r.Totals.GCSeconds}
+	app := `app_id="` + sim.AppID + `"`
+	waitFor(t, 30*time.Second, "Prometheus scraped the final cpu total", func() bool {
+		s := promQuery(prom, `spark_app_settled_task_seconds_total{`+app+`,category="cpu"}`)
+		return len(s) == 1 && near(s[0].Value, want["cpu"])
+	})
+
+	prefixes := prefixSums(r.Intervals)
+	for _, c := range []string{"cpu", "shuffle", "serde", "gc", "core"} {
+		expr := `spark_app_settled_task_seconds_total{` + app + `,category="` + c + `"}[10m]`
+		total := want[c]
+		if c == "core" {
+			expr, total = `spark_app_settled_core_seconds_total{`+app+`}[10m]`, r.Totals.AvailableCoreSecs
+		}
+		values := rangeValues(t, prom, expr)
+		if len(values) < 3 {
+			t.Fatalf("%s: %d samples, want the run's scrapes", expr, len(values))
+		}
+		distinct := 1
+		for i, v := range values {
+			if i > 0 && v < values[i-1] {
+				t.Errorf("%s: scrape %d shows %v after %v", c, i, v, values[i-1])
+			}
+			if i > 0 && v != values[i-1] {
+				distinct++
+			}
+			if !isPrefixSum(v, prefixes[c]) {
+				t.Errorf("%s: scraped %v is not the sum of the first settled intervals %v", c, v, prefixes[c])
+			}
+		}
+		if last := values[len(values)-1]; !near(last, total) {
+			t.Errorf("%s: last value %v, analysis total %v", c, last, total)
+		}
+		if distinct < 3 {
+			t.Errorf("%s: only %d distinct values over %d scrapes; the counter did not advance while the application ran", c, distinct, len(values))
+		}
+		t.Logf("%s: %d scrapes, %d distinct values, first %v, last %v (total %v over %d intervals)",
+			c, len(values), distinct, values[0], values[len(values)-1], total, len(r.Intervals))
+	}
+}
+
+// prefixSums are the running sums of each category over the intervals,
+// starting at 0.
+func prefixSums(ivs []analysis.Interval) map[string][]float64 {
+	out := map[string][]float64{}
+	sums := map[string]float64{}
+	for _, c := range []string{"cpu", "shuffle", "serde", "gc", "core"} {
+		out[c] = []float64{0}
+	}
+	for _, iv := range ivs {
+		for c, v := range map[string]float64{"cpu": iv.CPUSeconds, "shuffle": iv.ShuffleSeconds, "serde": iv.SerdeSeconds,
+			"gc": iv.GCSeconds, "core": iv.AvailableCoreSeconds} {
+			sums[c] += v
+			out[c] = append(out[c], sums[c])
+		}
+	}
+	return out
+}
+
+func isPrefixSum(v float64, sums []float64) bool {
+	for _, s := range sums {
+		if near(v, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// rangeValues returns the samples of the one series a range query selects.
+func rangeValues(t *testing.T, prom *promtest.Server, expr string) []float64 {
+	t.Helper()
+	var body struct {
+		Status string `json:"status"`
+		Error  string `json:"error"`
+		Data   struct {
+			Result []struct {
+				Values [][2]any `json:"values"`
+			} `json:"result"`
+		} `json:"data"`
+	}
+	if err := prom.Get("/api/v1/query?query="+url.QueryEscape(expr), &body); err != nil {
+		t.Fatal(err)
+	}
+	if body.Status != "success" || len(body.Data.Result) != 1 {
+		t.Fatalf("%s: status %s %s, %d series, want one", expr, body.Status, body.Error, len(body.Data.Result))
+	}
+	var out []float64
+	for _, p := range body.Data.Result[0].Values {
+		v, err := strconv.ParseFloat(fmt.Sprint(p[1]), 64)
+		if err != nil {
+			t.Fatalf("%s: value %v: %v", expr, p[1], err)
+		}
+		out = append(out, v)
+	}
+	return out
+}

@@ -1,0 +1,352 @@
+// Package backfill turns finished Spark applications' event logs into
+// OpenMetrics text with timestamps, which `promtool tsdb create-blocks-from
+// openmetrics` loads into Prometheus: the glance dashboards then show past
+// applications as exactly as live ones.
+//
+// Per application (its latest attempt, as the event-log collector exports
+// it) and per interval of the analysis, at the interval's end: the settled
+// counters (spark_app_settled_task_seconds_total by category,
+// spark_app_settled_core_seconds_total, spark_executor_settled_spill_bytes_total,
+// starting from 0 at the first interval's start, so increase() between two
+// interval ends is exactly the intervals in between), the interval gauges
+// (spark_app_interval_time_ratio, spark_app_interval_efficiency) and
+// spark_app_info; spark_stage_active is 1 at each stage attempt's submission
+// and every interval end while it runs, then 0 at its completion (a written
+// file cannot hold staleness markers, and a 0 ends the lane at once where
+// a missing sample would extend it by the lookback delta).
+package backfill
+
+import (
+	"bufio"
+	"cmp"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/sparkglance/sparkglance/internal/analysis"
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
+	"github.com/sparkglance/sparkglance/internal/sparklog"
+)
+
+// Options configures a backfill.
+type Options struct {
+	// Analysis is the analysis configuration; its Interval must be the
+	// --eventlog.interval the live exporter uses, so that backfilled and
+	// live series look alike. Stage borders are not used.
+	Analysis analysis.Config
+	// Metrics are the definitions (help text, type) of the families
+	// written, by name; every family written must be among them.
+	Metrics []*sm.Metric
+	// Problem receives damage found while reading (may be nil).
+	Problem func(sparklog.Problem)
+}
+
+// Summary says what a backfill wrote and left out.
+type Summary struct {
+	Apps    int      // applications written
+	Samples int      // sample lines written
+	Skipped []string // logs not written, each with its reason
+}
+
+// The families written, in file order.
+var familyNames = []string{
+	"spark_app_info",
+	"spark_app_settled_task_seconds_total",
+	"spark_app_settled_core_seconds_total",
+	"spark_app_interval_efficiency",
+	"spark_app_interval_time_ratio",
+	"spark_stage_active",
+	"spark_executor_settled_spill_bytes_total",
+}
+
+// categories of spark_app_settled_task_seconds_total, in label order.
+var categories = []string{"cpu", "gc", "serde", "shuffle"}
+
+// app is one application attempt read to its end.
+type app struct {
+	log    string
+	user   string
+	report analysis.Report
+}
+
+// Write reads every log under paths (files, rolling directories or
+// directories of logs, as `analyze` takes them) and writes the finished
+// applications' series to w. Unfinished logs are left out and listed in
+// the summary; a path that cannot be listed or read is an error naming it.
+func Write(w io.Writer, paths []string, opt Options) (Summary, error) {
+	defs := map[string]*sm.Metric{}
+	for _, m := range opt.Metrics {
+		defs[m.Name] = m
+	}
+	for _, n := range familyNames {
+		if defs[n] == nil {
+			return Summary{}, fmt.Errorf("backfill: no definition of metric %s", n)
+		}
+	}
+	cfg := opt.Analysis
+	cfg.StageBorders = false
+	if cfg.Interval <= 0 {
+		return Summary{}, fmt.Errorf("backfill: interval %v must be positive", cfg.Interval)
+	}
+	var sum Summary
+	latest := map[string]*app{} // by application id: the attempt that started last
+	for _, p := range paths {
+		logs, err := sparklog.Discover(p)
+		if err != nil {
+			return sum, fmt.Errorf("backfill: %s: %w", p, err)
+		}
+		for _, l := range logs {
+			a, err := readApp(l, cfg, opt.Problem)
+			if err != nil {
+				return sum, fmt.Errorf("backfill: %s: %w", l.Path, err)
+			}
+			switch {
+			case a == nil:
+				sum.Skipped = append(sum.Skipped, l.Path+": no application in the log")
+				continue
+			case a.report.Live:
+				sum.Skipped = append(sum.Skipped, l.Path+": application not finished (no ApplicationEnd); the live exporter shows it")
+				continue
+			}
+			id := cmp.Or(a.report.AppID, "name:"+a.report.AppName)
+			if cur := latest[id]; cur != nil {
+				if cur.report.Start > a.report.Start {
+					sum.Skipped = append(sum.Skipped, l.Path+": an attempt of "+id+" that started later is written instead")
+					continue
+				}
+				sum.Skipped = append(sum.Skipped, cur.log+": an attempt of "+id+" that started later is written instead")
+			}
+			latest[id] = a
+		}
+	}
+	apps := make([]*app, 0, len(latest))
+	for _, a := range latest {
+		apps = append(apps, a)
+	}
+	slices.SortFunc(apps, func(a, b *app) int { return strings.Compare(a.report.AppID, b.report.AppID) })
+
+	bw := bufio.NewWriterSize(w, 1<<16)
+	for _, name := range familyNames {
+		writeHeader(bw, defs[name])
+		for _, a := range apps {
+			sum.Samples += writeFamily(bw, name, a)
+		}
+	}
+	bw.WriteString("# EOF\n")
+	sum.Apps = len(apps)
+	return sum, bw.Flush()
+}
+
+// readApp reads one log to its end; nil when it holds no application.
+func readApp(l sparklog.Log, cfg analysis.Config, problem func(sparklog.Problem)) (*app, error) {
+	a := &app{log: l.Path}
+	an := analysis.New(cfg)
+	started := false
+	h := sparklog.HandlerFuncs{
+		OnEvent: func(_ sparklog.Position, ev sparklog.Event) error {
+			if s, ok := ev.(*sparklog.ApplicationStart); ok {
+				a.user, started = s.User, true
+			}
+			an.Add(ev)
+			return nil
+		},
+		OnProblem: problem,
+	}
+	if _, err := sparklog.Read(l, h, sparklog.Options{}); err != nil {
+		return nil, err
+	}
+	if !started {
+		return nil, nil
+	}
+	a.report = an.Report()
+	return a, nil
+}
+
+// writeHeader writes an OpenMetrics family's TYPE and HELP lines; counters'
+// family names drop the _total their samples carry.
+func writeHeader(w *bufio.Writer, m *sm.Metric) {
+	name, typ := m.Name, "gauge"
+	if m.Type == sm.Counter {
+		name, typ = strings.TrimSuffix(m.Name, "_total"), "counter"
+	}
+	fmt.Fprintf(w, "# TYPE %s %s\n# HELP %s %s\n", name, typ, name, escape(m.Help))
+}
+
+// writeFamily writes one application's samples of a family and returns
+// how many.
+func writeFamily(w *bufio.Writer, name string, a *app) int {
+	r := &a.report
+	ivs := r.Intervals
+	if len(ivs) == 0 {
+		return 0
+	}
+	s := sampler{w: w, name: name, base: []string{"app_id", r.AppID, "app_name", r.AppName}}
+	// Steps are the interval ends; counters start at 0 at the first
+	// interval's start.
+	first := ivs[0].Start
+	switch name {
+	case "spark_app_info":
+		labels := []string{"spark_version", r.SparkVersion, "user", a.user, "attempt_id", r.AttemptID}
+		s.at(first, 1, labels...)
+		for _, iv := range ivs {
+			s.at(iv.End, 1, labels...)
+		}
+	case "spark_app_settled_task_seconds_total":
+		for _, c := range categories {
+			total := 0.0
+			s.at(first, 0, "category", c)
+			for _, iv := range ivs {
+				total += categoryValue(&iv, c)
+				s.at(iv.End, total, "category", c)
+			}
+		}
+	case "spark_app_settled_core_seconds_total":
+		total := 0.0
+		s.at(first, 0)
+		for _, iv := range ivs {
+			total += iv.AvailableCoreSeconds
+			s.at(iv.End, total)
+		}
+	case "spark_app_interval_efficiency":
+		for _, iv := range ivs {
+			s.at(iv.End, iv.Efficiency)
+		}
+	case "spark_app_interval_time_ratio":
+		for _, c := range categories {
+			for _, iv := range ivs {
+				ratio := 0.0
+				if iv.AvailableCoreSeconds > 0 {
+					ratio = categoryValue(&iv, c) / iv.AvailableCoreSeconds
+				}
+				s.at(iv.End, ratio, "category", c)
+			}
+		}
+	case "spark_stage_active":
+		stages := slices.Clone(r.Stages)
+		slices.SortFunc(stages, func(x, y analysis.Stage) int {
+			return cmp.Or(cmp.Compare(x.StageID, y.StageID), cmp.Compare(x.AttemptID, y.AttemptID))
+		})
+		for _, st := range stages {
+			from, to := st.SubmissionTime, st.CompletionTime
+			if from <= 0 {
+				continue // never submitted: no lane
+			}
+			if to < from {
+				to = max(r.End, from) // never completed: ran until the application ended
+			}
+			labels := []string{"stage_id", strconv.Itoa(st.StageID), "attempt_id", strconv.Itoa(st.AttemptID)}
+			s.at(from, 1, labels...)
+			for _, iv := range ivs {
+				if iv.End > from && iv.End < to {
+					s.at(iv.End, 1, labels...)
+				}
+			}
+			s.at(max(to, from+1), 0, labels...)
+		}
+	case "spark_executor_settled_spill_bytes_total":
+		spill := map[string][]analysis.Spill{} // executor → per interval
+		for i, iv := range ivs {
+			for _, sp := range iv.Spill {
+				if spill[sp.ExecutorID] == nil {
+					spill[sp.ExecutorID] = make([]analysis.Spill, len(ivs))
+				}
+				spill[sp.ExecutorID][i] = sp
+			}
+		}
+		for _, ex := range r.Executors {
+			if spill[ex.ID] == nil {
+				spill[ex.ID] = make([]analysis.Spill, len(ivs))
+			}
+		}
+		execs := make([]string, 0, len(spill))
+		for id := range spill {
+			execs = append(execs, id)
+		}
+		slices.Sort(execs)
+		for _, id := range execs {
+			for _, medium := range []string{"disk", "memory"} {
+				total := 0.0
+				s.at(first, 0, "executor_id", id, "medium", medium)
+				for i, iv := range ivs {
+					if medium == "disk" {
+						total += spill[id][i].DiskBytes
+					} else {
+						total += spill[id][i].MemoryBytes
+					}
+					s.at(iv.End, total, "executor_id", id, "medium", medium)
+				}
+			}
+		}
+	}
+	return s.n
+}
+
+func categoryValue(iv *analysis.Interval, c string) float64 {
+	switch c {
+	case "cpu":
+		return iv.CPUSeconds
+	case "gc":
+		return iv.GCSeconds
+	case "serde":
+		return iv.SerdeSeconds
+	}
+	return iv.ShuffleSeconds
+}
+
+// sampler writes the sample lines of one family.
+type sampler struct {
+	w    *bufio.Writer
+	name string
+	base []string // label name, value, … common to the family's series
+	n    int
+	num  []byte
+}
+
+// at writes one sample at ms (epoch milliseconds) with the base labels and
+// extra (name, value pairs).
+func (s *sampler) at(ms int64, v float64, extra ...string) {
+	w := s.w
+	w.WriteString(s.name)
+	w.WriteByte('{')
+	for i, kv := 0, append(slices.Clip(s.base), extra...); i < len(kv); i += 2 {
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		w.WriteString(kv[i])
+		w.WriteString(`="`)
+		w.WriteString(escape(kv[i+1]))
+		w.WriteByte('"')
+	}
+	w.WriteString("} ")
+	s.num = appendValue(s.num[:0], v)
+	w.Write(s.num)
+	w.WriteByte(' ')
+	// OpenMetrics timestamps are seconds; event times have milliseconds.
+	s.num = strconv.AppendFloat(s.num[:0], float64(ms)/1e3, 'f', 3, 64)
+	w.Write(s.num)
+	w.WriteByte('\n')
+	s.n++
+}
+
+func appendValue(b []byte, v float64) []byte {
+	switch {
+	case math.IsNaN(v):
+		return append(b, "NaN"...)
+	case math.IsInf(v, 1):
+		return append(b, "+Inf"...)
+	case math.IsInf(v, -1):
+		return append(b, "-Inf"...)
+	}
+	return strconv.AppendFloat(b, v, 'g', -1, 64)
+}
+
+// escape escapes a label value or help text as OpenMetrics requires.
+func escape(s string) string {
+	if !strings.ContainsAny(s, "\\\"\n") {
+		return s
+	}
+	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(s)
+}

@@ -1,0 +1,235 @@
+package backfill_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sparkglance/sparkglance/collectors/eventlog"
+	"github.com/sparkglance/sparkglance/internal/analysis"
+	"github.com/sparkglance/sparkglance/internal/backfill"
+	"github.com/sparkglance/sparkglance/internal/simulate"
+	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/testkit"
+	"github.com/sparkglance/sparkglance/internal/testkit/promtest"
+)
+
+const interval = 10 * time.Second
+
+func options() backfill.Options {
+	cfg := analysis.DefaultConfig()
+	cfg.Interval = interval
+	return backfill.Options{Analysis: cfg, Metrics: eventlog.Metrics()}
+}
+
+// report analyses one log independently of the backfill.
+func report(t *testing.T, path string) analysis.Report {
+	t.Helper()
+	logs, err := sparklog.Discover(path)
+	if err != nil || len(logs) != 1 {
+		t.Fatalf("discover %s: %v (%d logs)", path, err, len(logs))
+	}
+	cfg := options().Analysis
+	app := analysis.New(cfg)
+	h := sparklog.HandlerFuncs{OnEvent: func(_ sparklog.Position, ev sparklog.Event) error { app.Add(ev); return nil }}
+	if _, err := sparklog.Read(logs[0], h, sparklog.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	return app.Report()
+}
+
+// The backfill of a real log (YARN, executors removed, a killed task) and
+// of a simulated one (spill, stragglers) becomes blocks with the real
+// promtool; a real Prometheus on those blocks answers PromQL that
+// reproduces the analysis interval by interval.
+func TestBackfillLoadsIntoPrometheus(t *testing.T) {
+	promtool := testkit.RequireTool(t, "promtool")
+	testkit.RequireTool(t, "prometheus")
+	dir := t.TempDir()
+	real := testkit.Events(t, "application_1628109047826_1317105")
+	sim := filepath.Join(dir, "app-20261130090000-0001")
+	f, err := os.Create(sim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := simulate.DefaultConfig()
+	cfg.Executors, cfg.TasksPerStage = 4, 32
+	if _, err := simulate.Write(f, cfg); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	var out bytes.Buffer
+	sum, err := backfill.Write(&out, []string{real, sim}, options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Apps != 2 || len(sum.Skipped) != 0 {
+		t.Fatalf("summary %+v, want 2 applications and nothing skipped", sum)
+	}
+	om := filepath.Join(dir, "history.om")
+	if err := os.WriteFile(om, out.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(dir, "data")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if msg, err := exec.CommandContext(ctx, promtool, "tsdb", "create-blocks-from", "openmetrics", om, data).CombinedOutput(); err != nil {
+		t.Fatalf("promtool tsdb create-blocks-from openmetrics: %v\n%s", err, msg)
+	}
+	prom := promtest.StartOnData(t, data)
+
+	for _, path := range []string{real, sim} {
+		r := report(t, path)
+		ivs := r.Intervals
+		last := ivs[len(ivs)-1].End
+		app := `app_id="` + r.AppID + `"`
+		checks := map[string]func(analysis.Interval) float64{
+			`spark_app_settled_task_seconds_total{` + app + `,category="cpu"}`:     func(iv analysis.Interval) float64 { return iv.CPUSeconds },
+			`spark_app_settled_task_seconds_total{` + app + `,category="gc"}`:      func(iv analysis.Interval) float64 { return iv.GCSeconds },
+			`spark_app_settled_task_seconds_total{` + app + `,category="serde"}`:   func(iv analysis.Interval) float64 { return iv.SerdeSeconds },
+			`spark_app_settled_task_seconds_total{` + app + `,category="shuffle"}`: func(iv analysis.Interval) float64 { return iv.ShuffleSeconds },
+			`spark_app_settled_core_seconds_total{` + app + `}`:                    func(iv analysis.Interval) float64 { return iv.AvailableCoreSeconds },
+			`sum(spark_executor_settled_spill_bytes_total{` + app + `,medium="memory"} @ T)`: func(iv analysis.Interval) float64 {
+				s := 0.0
+				for _, sp := range iv.Spill {
+					s += sp.MemoryBytes
+				}
+				return s
+			},
+		}
+		for expr, value := range checks {
+			total := 0.0
+			for _, iv := range ivs {
+				total += value(iv)
+			}
+			// Each interval: the counter's increase between its start and
+			// its end, evaluated by Prometheus.
+			for i, iv := range ivs {
+				q := at(expr, iv.End) + ` - ` + at(expr, iv.Start)
+				got := scalar(t, prom, q)
+				if !near(got, value(iv), total) {
+					t.Errorf("%s: interval %d [%d, %d): PromQL %v, analysis %v", r.AppID, i, iv.Start, iv.End, got, value(iv))
+				}
+			}
+			if got := scalar(t, prom, at(expr, last)); !near(got, total, total) {
+				t.Errorf("%s: %s at the end = %v, analysis total %v", r.AppID, expr, got, total)
+			}
+		}
+		// The share over the whole run from the ratio of increases.
+		q := fmt.Sprintf(`sum(spark_app_settled_task_seconds_total{%s,category="cpu"} @ %s) / sum(spark_app_settled_core_seconds_total{%s} @ %s)`, app, sec(last), app, sec(last))
+		if got, want := scalar(t, prom, q), r.Totals.CPUSeconds/r.Totals.AvailableCoreSecs; !near(got, want, 1) {
+			t.Errorf("%s: CPU share over the run %v, analysis %v", r.AppID, got, want)
+		}
+		if got := scalar(t, prom, `count(spark_app_info{`+app+`} @ `+sec(last)+`)`); got != 1 {
+			t.Errorf("%s: spark_app_info series at the end = %v, want 1", r.AppID, got)
+		}
+		// Every stage attempt has a lane while it runs and none after.
+		for _, st := range r.Stages {
+			if st.SubmissionTime <= 0 || st.CompletionTime <= st.SubmissionTime {
+				continue
+			}
+			sel := fmt.Sprintf(`spark_stage_active{%s,stage_id="%d",attempt_id="%d"}`, app, st.StageID, st.AttemptID)
+			mid := (st.SubmissionTime + st.CompletionTime) / 2
+			if got := scalar(t, prom, sel+` @ `+sec(mid)); got != 1 {
+				t.Errorf("%s: stage %d.%d while running (%d): %v, want 1", r.AppID, st.StageID, st.AttemptID, mid, got)
+			}
+			if got := scalar(t, prom, `sum(`+sel+` @ `+sec(st.CompletionTime+1)+` == 1)`); !math.IsNaN(got) {
+				t.Errorf("%s: stage %d.%d still running after its completion: %v", r.AppID, st.StageID, st.AttemptID, got)
+			}
+		}
+	}
+}
+
+// Unfinished logs and superseded attempts are left out and named.
+func TestBackfillSkipsLiveLogsAndOldAttempts(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"local-1426533911241", "local-1426633911242"} { // two attempts of one application
+		if err := os.Symlink(testkit.Events(t, n), filepath.Join(dir, n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := simulate.DefaultConfig()
+	cfg.Live, cfg.AppID = true, "app-20261130090000-0002"
+	f, err := os.Create(filepath.Join(dir, cfg.AppID+".inprogress"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := simulate.Write(f, cfg); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	var out bytes.Buffer
+	sum, err := backfill.Write(&out, []string{dir}, options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Apps != 1 || len(sum.Skipped) != 2 {
+		t.Fatalf("summary %+v, want one application and two logs skipped", sum)
+	}
+	joined := strings.Join(sum.Skipped, "\n")
+	for _, want := range []string{"local-1426533911241: an attempt", cfg.AppID + ".inprogress: application not finished"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("skipped %q lacks %q", joined, want)
+		}
+	}
+	if !bytes.Contains(out.Bytes(), []byte(`attempt_id="2"`)) || !bytes.HasSuffix(out.Bytes(), []byte("# EOF\n")) {
+		t.Errorf("output lacks the second attempt or the # EOF line:\n%.2000s", out.String())
+	}
+}
+
+// A path that does not exist is an error naming it.
+func TestBackfillMissingPath(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nope")
+	_, err := backfill.Write(&bytes.Buffer{}, []string{missing}, options())
+	if err == nil || !strings.Contains(err.Error(), missing) {
+		t.Fatalf("err = %v, want one naming %s", err, missing)
+	}
+}
+
+// at evaluates expr at ms: its selector's "@ T" placeholder, or a selector
+// without one, gets the time.
+func at(expr string, ms int64) string {
+	if strings.Contains(expr, "@ T") {
+		return strings.ReplaceAll(expr, "@ T", "@ "+sec(ms))
+	}
+	return expr + " @ " + sec(ms)
+}
+
+func sec(ms int64) string { return strconv.FormatFloat(float64(ms)/1e3, 'f', 3, 64) }
+
+// near compares to 1e-9 of the scale (a difference of two running sums
+// carries their rounding).
+func near(a, b, scale float64) bool {
+	return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(scale))
+}
+
+// scalar runs an instant query that yields at most one sample; NaN when
+// none.
+func scalar(t *testing.T, prom *promtest.Server, expr string) float64 {
+	t.Helper()
+	r, err := prom.Query(expr)
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	switch len(r.Result) {
+	case 0:
+		return math.NaN()
+	case 1:
+		v, err := strconv.ParseFloat(fmt.Sprint(r.Result[0].Value[1]), 64)
+		if err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+		return v
+	}
+	t.Fatalf("%s: %d series, want one", expr, len(r.Result))
+	return 0
+}
