@@ -155,3 +155,24 @@ func hasOpen(fdDir, path string) bool {
 	}
 	return false
 }
+
+// No simulate flag value panics: a bad one is a usage error naming the
+// flag, and no --out file is left behind.
+func TestBinarySimulateFlags(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "app.json")
+	if _, stderr, got := runBinary(t, "simulate", "--tasks-per-stage=1", "--executors=1", "--out", out); got != exitOK {
+		t.Errorf("one executor, one task per stage: exit %d; stderr:\n%s", got, stderr)
+	}
+	os.Remove(out)
+	for _, bad := range []string{"--executors=0", "--cores=-4", "--tasks-per-stage=0", "--repeat=0", "--app-id=../x", "--executors=99999999999"} {
+		_, stderr, got := runBinary(t, "simulate", bad, "--out", out)
+		name := strings.SplitN(bad, "=", 2)[0]
+		if got != exitUsage || !strings.Contains(stderr, name) || strings.Contains(stderr, "panic") {
+			t.Errorf("%s: exit %d, want %d and a message naming %s; stderr:\n%s", bad, got, exitUsage, name, stderr)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s left %s behind", bad, out)
+			os.Remove(out)
+		}
+	}
+}
