@@ -35,11 +35,11 @@ var buildBinary = sync.OnceValues(func() (string, error) {
 var binDir string
 
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
-	}
-	os.Exit(code)
+	os.Exit(testkit.RunCheckingTempDir(m, func() {
+		if binDir != "" {
+			os.RemoveAll(binDir)
+		}
+	}))
 }
 
 func binary(t *testing.T) string {
