@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -204,12 +205,24 @@ func startProcess(t *testing.T, dir, name, bin string, args ...string) {
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, log, log
+	// The process' own temp files (serve --demo's log directory) land in the
+	// test's directory, removed with it even if the process cannot clean up.
+	cmd.Env = append(os.Environ(), "TMPDIR="+dir)
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting %s: %v", name, err)
 	}
 	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
+		// SIGTERM first, so the process removes what it made; SIGKILL if it
+		// has not exited 10 s later.
+		exited := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(exited) }()
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			<-exited
+		}
 		log.Close()
 		if t.Failed() {
 			b, _ := os.ReadFile(log.Name())

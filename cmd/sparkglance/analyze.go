@@ -29,30 +29,40 @@ type analyzeCommand struct {
 	cpus     *int
 	cfg      analysis.Config
 	out      io.Writer
-	errOut   *os.File
+	errOut   io.Writer
 }
 
 func newAnalyzeCommand(cmd *kingpin.CmdClause) *analyzeCommand {
 	c := &analyzeCommand{cfg: analysis.DefaultConfig(), out: os.Stdout, errOut: os.Stderr}
-	c.paths = cmd.Arg("path", "Event log files, rolling eventlog_v2_* directories, zips, or directories of logs.").Required().Strings()
-	c.json = cmd.Flag("json", "Print JSON: one object per application (an array when there are several).").Bool()
+	c.paths = cmd.Arg("path", "Event log files, rolling eventlog_v2_* directories, zips, or directories of logs; local paths or file:// URLs.").Required().Strings()
+	c.json = cmd.Flag("json", "Print JSON: an array with one object per application attempt.").Bool()
 	c.interval = cmd.Flag("interval", `Interval width (e.g. 10s, 1m), or "stages" for spark-sight's stage borders.`).Default("10s").String()
 	c.cpus = cmd.Flag("cpus", "Count a constant N cores instead of the executors' (0: from the log).").Default("0").Int()
 	analysis.RegisterThresholdFlags(cmd, &c.cfg)
 	return c
 }
 
-// inputError marks an input that could not be opened at all: analyze still
-// reports the others, then exits 1.
-type inputError struct{ failed []string }
-
-func (e *inputError) Error() string {
-	return fmt.Sprintf("%d input(s) could not be read: %s", len(e.failed), strings.Join(e.failed, "; "))
-}
-
-func (e *inputError) ExitCode() int { return 1 }
+// maxStderrProblems bounds the problems listed on stderr per application
+// in text mode; the JSON keeps up to appdoc.MaxProblems.
+const maxStderrProblems = 20
 
 func (c *analyzeCommand) run(ctx context.Context) error {
+	docs, status, err := c.readAll(ctx, "analyze")
+	if err != nil {
+		return err
+	}
+	if err := c.print(docs); err != nil {
+		return err
+	}
+	return status
+}
+
+// readAll reads every input into its documents, telling stderr what went
+// wrong on the way. err is a usage error found before anything was read;
+// status is what the command returns once it has written its output (nil,
+// or the exit status for nothing read, problems met, or an interruption).
+// report shares it, so both commands read and fail alike.
+func (c *analyzeCommand) readAll(ctx context.Context, command string) (docs []appdoc.Doc, status, err error) {
 	cfg := c.cfg
 	cfg.CPUs = *c.cpus
 	if *c.interval == "stages" {
@@ -60,66 +70,131 @@ func (c *analyzeCommand) run(ctx context.Context) error {
 	} else {
 		d, err := time.ParseDuration(*c.interval)
 		if err != nil || d < time.Millisecond {
-			return fmt.Errorf("--interval=%q: want a duration of at least 1ms (e.g. 10s) or \"stages\"", *c.interval)
+			return nil, nil, usageErrorf("--interval=%q: want a duration of at least 1ms (e.g. 10s) or \"stages\"", *c.interval)
 		}
 		cfg.Interval = d
+	}
+	// An unsupported location is a usage error, found before anything is
+	// read rather than after minutes spent on the other inputs.
+	paths := make([]string, len(*c.paths))
+	for i, p := range *c.paths {
+		local, err := sparklog.LocalPath(p)
+		if err != nil {
+			return nil, nil, &statusError{status: exitUsage, err: err}
+		}
+		paths[i] = local
 	}
 
 	var logs []sparklog.Log
 	var failed []string
-	for _, p := range *c.paths {
+	fail := func(err error) {
+		failed = append(failed, err.Error())
+		fmt.Fprintf(c.errOut, "sparkglance %s: %v\n", command, err)
+	}
+	for _, p := range paths {
 		found, err := sparklog.Discover(p)
+		if err == nil && len(found) == 0 {
+			err = fmt.Errorf("%s: %s", p, noLogReason(p))
+		}
 		if err != nil {
-			failed = append(failed, err.Error())
-			fmt.Fprintf(c.errOut, "sparkglance analyze: %v\n", err)
+			fail(err)
 			continue
 		}
 		logs = append(logs, found...)
 	}
 
 	bar := newProgressBar(c.errOut, logs)
-	var results []appdoc.Doc
+	var problems int64
+	var interrupted error
 	for _, l := range logs {
-		if err := ctx.Err(); err != nil {
-			return err
+		doc, err := appdoc.Read(ctx, l, cfg, bar.update)
+		if ctx.Err() != nil {
+			interrupted = fmt.Errorf("interrupted while reading %s; %d application(s) read before are written", l.Path, len(docs))
+			break
 		}
-		res, err := appdoc.Read(ctx, l, cfg, bar.update)
 		if err != nil {
-			failed = append(failed, err.Error())
-			fmt.Fprintf(c.errOut, "sparkglance analyze: %v\n", err)
+			bar.clear()
+			fail(err)
 			continue
 		}
 		bar.finish(l)
-		results = append(results, res)
+		if len(doc.Events) == 0 {
+			// Not an application: say why instead of printing an empty one.
+			bar.clear()
+			fail(fmt.Errorf("%s: holds no Spark event: %s", l.Path, firstProblem(doc)))
+			continue
+		}
+		if n := int64(len(doc.Problems)) + doc.ProblemsOmitted; n > 0 {
+			problems += n
+			bar.clear()
+			c.reportProblems(command, doc, n)
+		}
+		docs = append(docs, doc)
 	}
 	bar.done()
 
-	if err := c.print(results); err != nil {
-		return err
+	switch {
+	case interrupted != nil:
+		status = &statusError{status: exitInterrupted, err: interrupted}
+	case len(docs) == 0:
+		status = &statusError{status: exitNothingRead, err: fmt.Errorf("no event log could be read from %s", strings.Join(*c.paths, ", "))}
+	case len(failed) > 0 || problems > 0:
+		status = &statusError{status: exitPartial, err: fmt.Errorf("read with problems: %d application(s) read, %d problem(s) in them, %d input(s) unreadable", len(docs), problems, len(failed))}
 	}
-	if len(failed) > 0 {
-		return &inputError{failed: failed}
-	}
-	return nil
+	return docs, status, nil
 }
 
-func (c *analyzeCommand) print(results []appdoc.Doc) error {
+// reportProblems lists a log's problems on stderr, one compiler-style line
+// each (file:line: kind: reason), bounded; in JSON mode they are in the
+// output, so stderr only says how many there are.
+func (c *analyzeCommand) reportProblems(command string, doc appdoc.Doc, n int64) {
+	if *c.json {
+		fmt.Fprintf(c.errOut, "sparkglance %s: %s: %d problem(s), listed under \"problems\" in the JSON\n", command, doc.Log, n)
+		return
+	}
+	shown := doc.Problems[:min(len(doc.Problems), maxStderrProblems)]
+	for _, p := range shown {
+		fmt.Fprintf(c.errOut, "sparkglance %s: %s\n", command, p)
+	}
+	if rest := n - int64(len(shown)); rest > 0 {
+		fmt.Fprintf(c.errOut, "sparkglance %s: %s: … and %d more problem(s) (--json lists up to %d)\n", command, doc.Log, rest, appdoc.MaxProblems)
+	}
+}
+
+// firstProblem explains why a log gave no event: its first problem, or
+// that it holds no line at all.
+func firstProblem(doc appdoc.Doc) string {
+	if len(doc.Problems) == 0 {
+		return "no line was read"
+	}
+
+	return doc.Problems[0].Reason
+}
+
+// noLogReason says why a path that exists yielded no log: Discover returns
+// nothing only for a directory without event logs at its top level.
+func noLogReason(dir string) string {
+	entries, err := os.ReadDir(dir)
+	if err == nil && len(entries) == 0 {
+		return "empty directory, no event log in it"
+	}
+	return "no event log in this directory: Spark's log directories hold log files, zips and eventlog_v2_* directories at their top level, and other sub-directories are not searched"
+}
+
+func (c *analyzeCommand) print(docs []appdoc.Doc) error {
 	if *c.json {
 		enc := json.NewEncoder(c.out)
 		enc.SetIndent("", "  ")
-		if len(results) == 1 {
-			return enc.Encode(results[0])
+		if docs == nil {
+			docs = []appdoc.Doc{} // "[]", not "null"
 		}
-		if results == nil {
-			results = []appdoc.Doc{}
-		}
-		return enc.Encode(results)
+		return enc.Encode(docs)
 	}
-	for i, r := range results {
+	for i, d := range docs {
 		if i > 0 {
 			fmt.Fprintln(c.out, strings.Repeat("─", 78))
 		}
-		if err := writeTextResult(c.out, r); err != nil {
+		if err := writeTextResult(c.out, d); err != nil {
 			return err
 		}
 	}
@@ -129,9 +204,7 @@ func (c *analyzeCommand) print(results []appdoc.Doc) error {
 // writeTextResult prints the analysis summary, then the reading summary.
 func writeTextResult(w io.Writer, r appdoc.Doc) error {
 	fmt.Fprintf(w, "log: %s\n", r.Log)
-	if r.AppID == "" && len(r.Events) == 0 {
-		fmt.Fprintln(w, "no Spark events read")
-	} else if err := analysis.WriteText(w, r.Report); err != nil {
+	if err := analysis.WriteText(w, r.Report); err != nil {
 		return err
 	}
 	execs, stages := 0, len(r.Stages)
@@ -146,13 +219,7 @@ func writeTextResult(w io.Writer, r appdoc.Doc) error {
 		fmt.Fprintf(w, "  %8d  %s\n", r.Events[t], t)
 	}
 	if n := int64(len(r.Problems)) + r.ProblemsOmitted; n > 0 {
-		fmt.Fprintf(w, "\nProblems (%d)\n", n)
-		for _, p := range r.Problems {
-			fmt.Fprintf(w, "  %s\n", p)
-		}
-		if r.ProblemsOmitted > 0 {
-			fmt.Fprintf(w, "  … and %d more\n", r.ProblemsOmitted)
-		}
+		fmt.Fprintf(w, "\nProblems: %d (listed on stderr)\n", n)
 	}
 	return nil
 }

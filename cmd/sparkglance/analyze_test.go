@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,18 +18,51 @@ import (
 // runAnalyze runs `sparkglance analyze ARGS…` in-process and returns stdout.
 func runAnalyze(t *testing.T, args ...string) (string, error) {
 	t.Helper()
+	out, _, err := runAnalyzeStderr(t, args...)
+	return out, err
+}
+
+// runAnalyzeStderr runs `sparkglance analyze ARGS…` in-process and returns
+// stdout and stderr.
+func runAnalyzeStderr(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
 	app := kingpin.New("sparkglance", "")
 	c := newAnalyzeCommand(app.Command("analyze", ""))
-	var out bytes.Buffer
-	c.out = &out
-	devnull, _ := os.Open(os.DevNull)
-	defer devnull.Close()
-	c.errOut = devnull
+	var out, errOut bytes.Buffer
+	c.out, c.errOut = &out, &errOut
 	if _, err := app.Parse(append([]string{"analyze"}, args...)); err != nil {
 		t.Fatalf("parse %v: %v", args, err)
 	}
-	err := c.run(context.Background())
-	return out.String(), err
+	err = c.run(context.Background())
+	return out.String(), errOut.String(), err
+}
+
+// exitStatus is the status realMain returns for a command's error.
+func exitStatus(err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var ec exitCoder
+	if asExitCoder(err, &ec) {
+		return ec.ExitCode()
+	}
+	return exitNothingRead
+}
+
+// oneApp decodes analyze --json output, which must be an array of exactly
+// one application.
+func oneApp(t *testing.T, out string, into any) {
+	t.Helper()
+	var apps []json.RawMessage
+	if err := json.Unmarshal([]byte(out), &apps); err != nil {
+		t.Fatalf("not a JSON array: %v\n%s", err, out[:min(len(out), 300)])
+	}
+	if len(apps) != 1 {
+		t.Fatalf("%d applications, want 1", len(apps))
+	}
+	if err := json.Unmarshal(apps[0], into); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestAnalyzeJSONOneApp(t *testing.T) {
@@ -40,9 +72,7 @@ func TestAnalyzeJSONOneApp(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got map[string]any
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatalf("not one JSON object: %v\n%s", err, out[:min(len(out), 300)])
-	}
+	oneApp(t, out, &got)
 	for _, k := range []string{"appId", "attemptId", "appName", "sparkVersion", "start", "end", "events", "problems",
 		"intervalMs", "intervals", "stages", "executors", "findings"} {
 		if _, ok := got[k]; !ok {
@@ -82,11 +112,14 @@ func TestAnalyzeSeveralAppsGiveAnArray(t *testing.T) {
 	}
 }
 
-func TestAnalyzeReportsProblemsAndStillSucceeds(t *testing.T) {
+func TestAnalyzeReportsProblemsAndExitsPartial(t *testing.T) {
 	path := testkit.Events(t, "extra", "spark-rapids-tools", "spark-events-profiling", "malformed_json_eventlog.zstd")
-	out, err := runAnalyze(t, "--json", path)
-	if err != nil {
-		t.Fatalf("a readable log with a bad line must exit 0: %v", err)
+	out, stderr, err := runAnalyzeStderr(t, "--json", path)
+	if exitStatus(err) != exitPartial {
+		t.Fatalf("a readable log with a bad line: err %v, want exit status %d", err, exitPartial)
+	}
+	if !strings.Contains(stderr, path+": 1 problem(s)") {
+		t.Errorf("stderr does not count the problem: %q", stderr)
 	}
 	var got struct {
 		AppID    string           `json:"appId"`
@@ -97,9 +130,7 @@ func TestAnalyzeReportsProblemsAndStillSucceeds(t *testing.T) {
 			Reason string `json:"reason"`
 		} `json:"problems"`
 	}
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatal(err)
-	}
+	oneApp(t, out, &got)
 	if len(got.Problems) != 1 || got.Problems[0].Line != 4 || !strings.HasSuffix(got.Problems[0].File, "malformed_json_eventlog.zstd") {
 		t.Errorf("problems %+v, want one at line 4 of the file", got.Problems)
 	}
@@ -110,13 +141,12 @@ func TestAnalyzeReportsProblemsAndStillSucceeds(t *testing.T) {
 
 func TestAnalyzeMissingInputFailsButReportsTheRest(t *testing.T) {
 	good := testkit.Events(t, "local-1422981780767")
-	out, err := runAnalyze(t, "--json", filepath.Join(t.TempDir(), "no-such-log"), good)
-	var ec exitCoder
-	if !errors.As(err, &ec) || ec.ExitCode() != 1 {
-		t.Fatalf("err %v, want exit status 1", err)
+	out, stderr, err := runAnalyzeStderr(t, "--json", filepath.Join(t.TempDir(), "no-such-log"), good)
+	if exitStatus(err) != exitPartial {
+		t.Fatalf("err %v, want exit status %d: one of two inputs was read", err, exitPartial)
 	}
-	if !strings.Contains(err.Error(), "no-such-log") {
-		t.Errorf("error %q does not name the missing input", err)
+	if !strings.Contains(stderr, "no-such-log: no such file or directory") {
+		t.Errorf("stderr %q does not name the missing input and why", stderr)
 	}
 	if !strings.Contains(out, `"local-1422981780767"`) {
 		t.Error("the readable input was not reported")
@@ -137,8 +167,8 @@ func TestAnalyzeTextSummary(t *testing.T) {
 }
 
 func TestAnalyzeRejectsBadInterval(t *testing.T) {
-	if _, err := runAnalyze(t, "--interval", "soon", "x"); err == nil || !strings.Contains(err.Error(), "--interval") {
-		t.Errorf("err %v", err)
+	if _, err := runAnalyze(t, "--interval", "soon", "x"); exitStatus(err) != exitUsage || !strings.Contains(err.Error(), "--interval") {
+		t.Errorf("err %v, want a usage error (exit %d) naming --interval", err, exitUsage)
 	}
 }
 
@@ -160,9 +190,7 @@ func TestAnalyzeThresholdFlagsReachTheFindings(t *testing.T) {
 		var r struct {
 			Findings []struct{ Kind string } `json:"findings"`
 		}
-		if err := json.Unmarshal([]byte(out), &r); err != nil {
-			t.Fatal(err)
-		}
+		oneApp(t, out, &r)
 		n := 0
 		for _, f := range r.Findings {
 			if f.Kind == "single_core_stage" {

@@ -25,12 +25,12 @@ func main() {
 
 // realMain parses args, runs the chosen subcommand and returns the exit status.
 func realMain(args []string) int {
-	app := kingpin.New("sparkglance", "See where a Spark cluster's time and energy go.")
+	app := kingpin.New("sparkglance", "See where a Spark cluster's time and energy go.\n\n"+exitStatusHelp)
 	app.HelpFlag.Short('h')
 	app.Version(versionString())
 
 	commands := map[string]command{
-		"analyze":  newAnalyzeCommand(app.Command("analyze", "Analyse event logs once and print a summary or JSON.")),
+		"analyze":  newAnalyzeCommand(app.Command("analyze", "Analyse event logs once and print a summary or JSON. "+exitStatusHelp)),
 		"report":   newReportCommand(app.Command("report", "Write the glance: a self-contained HTML page per application (three synced charts, findings, tables).")),
 		"backfill": newBackfillCommand(app.Command("backfill", "Write finished applications' history as OpenMetrics for promtool tsdb create-blocks-from openmetrics.")),
 		"serve":    newServeCommand(app.Command("serve", "Run the exporter: Prometheus /metrics and OTLP push.")),
@@ -40,7 +40,7 @@ func realMain(args []string) int {
 	chosen, err := app.Parse(args)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "sparkglance: %v (try --help)\n", err)
-		return 2
+		return exitUsage
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -50,7 +50,7 @@ func realMain(args []string) int {
 		if asExitCoder(err, &ec) {
 			return ec.ExitCode()
 		}
-		return 1
+		return exitNothingRead
 	}
-	return 0
+	return exitOK
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -17,7 +18,7 @@ type progressBar struct {
 	lastPct  int
 }
 
-func newProgressBar(w *os.File, logs []sparklog.Log) *progressBar {
+func newProgressBar(out io.Writer, logs []sparklog.Log) *progressBar {
 	var total int64
 	for _, l := range logs {
 		for _, f := range l.Files {
@@ -26,7 +27,8 @@ func newProgressBar(w *os.File, logs []sparklog.Log) *progressBar {
 			}
 		}
 	}
-	if total < progressMinBytes || !isTerminal(w) {
+	w, ok := out.(*os.File)
+	if !ok || total < progressMinBytes || !isTerminal(w) {
 		return nil
 	}
 	return &progressBar{w: w, total: total, lastPct: -1}
@@ -62,6 +64,15 @@ func (b *progressBar) finish(l sparklog.Log) {
 		if fi, err := os.Stat(f.Path); err == nil && f.Member == "" {
 			b.finished += fi.Size()
 		}
+	}
+}
+
+// clear erases the bar so that a message can take its line; the next
+// update draws it again.
+func (b *progressBar) clear() {
+	if b != nil {
+		fmt.Fprint(b.w, "\r\033[K")
+		b.lastPct = -1
 	}
 }
 

@@ -7,13 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/alecthomas/kingpin/v2"
 
 	"github.com/sparkglance/sparkglance/internal/appdoc"
 	"github.com/sparkglance/sparkglance/internal/report"
-	"github.com/sparkglance/sparkglance/internal/sparklog"
 )
 
 // reportCommand writes the glance: one self-contained HTML page per
@@ -35,52 +33,16 @@ func newReportCommand(cmd *kingpin.CmdClause) *reportCommand {
 }
 
 func (c *reportCommand) run(ctx context.Context) error {
-	a := c.analyze
-	cfg := a.cfg
-	cfg.CPUs = *a.cpus
-	if *a.interval == "stages" {
-		cfg.StageBorders = true
-	} else {
-		d, err := time.ParseDuration(*a.interval)
-		if err != nil || d < time.Millisecond {
-			return fmt.Errorf("--interval=%q: want a duration of at least 1ms (e.g. 10s) or \"stages\"", *a.interval)
-		}
-		cfg.Interval = d
-	}
-	var logs []sparklog.Log
-	var failed []string
-	for _, p := range *a.paths {
-		found, err := sparklog.Discover(p)
-		if err != nil {
-			failed = append(failed, err.Error())
-			fmt.Fprintf(a.errOut, "sparkglance report: %v\n", err)
-			continue
-		}
-		logs = append(logs, found...)
-	}
-	bar := newProgressBar(a.errOut, logs)
-	var docs []appdoc.Doc
-	for _, l := range logs {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		res, err := appdoc.Read(ctx, l, cfg, bar.update)
-		if err != nil {
-			failed = append(failed, err.Error())
-			fmt.Fprintf(a.errOut, "sparkglance report: %v\n", err)
-			continue
-		}
-		bar.finish(l)
-		docs = append(docs, res)
-	}
-	bar.done()
-	if err := c.write(docs); err != nil {
+	docs, status, err := c.analyze.readAll(ctx, "report")
+	if err != nil {
 		return err
 	}
-	if len(failed) > 0 {
-		return &inputError{failed: failed}
+	if len(docs) > 0 {
+		if err := c.write(docs); err != nil {
+			return err
+		}
 	}
-	return nil
+	return status
 }
 
 // write puts one page per document where --output says.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"sync"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/prometheus/common/promslog"
 
 	"github.com/sparkglance/sparkglance/exporter"
+	"github.com/sparkglance/sparkglance/internal/sparklog"
 )
 
 // serveCommand runs the exporter with every collector registered in
@@ -16,15 +18,25 @@ import (
 type serveCommand struct {
 	cfg  *exporter.Config
 	demo *bool
+	// eventLogDirs is --eventlog.dir's value, checked at start-up.
+	eventLogDirs *[]string
 }
 
 func newServeCommand(cmd *kingpin.CmdClause) *serveCommand {
 	c := &serveCommand{cfg: exporter.AddFlags(cmd, exporter.DefaultCatalog)}
+	if f := cmd.GetFlag("eventlog.dir"); f != nil {
+		if g, ok := f.Model().Value.(kingpin.Getter); ok {
+			c.eventLogDirs, _ = g.Get().(*[]string)
+		}
+	}
 	c.demo = cmd.Flag("demo", "Also run a built-in simulator that writes a live Spark event log into a temporary directory, followed like any --eventlog.dir.").Bool()
 	return c
 }
 
 func (c *serveCommand) run(ctx context.Context) error {
+	if err := localEventLogDirs(c.eventLogDirs); err != nil {
+		return err
+	}
 	logger := promslog.New(&c.cfg.Log)
 	cfg := *c.cfg
 	cfg.Version = versionString()
@@ -55,4 +67,22 @@ func (c *serveCommand) run(ctx context.Context) error {
 	wg.Go(func() { runDemo(ctx, demoDir, logger) })
 	defer func() { cancel(); wg.Wait() }()
 	return e.Run(ctx)
+}
+
+// localEventLogDirs turns file:// URLs in --eventlog.dir into paths and
+// rejects schemes the reader cannot open (hdfs://, s3a://…) at start-up,
+// with the same message as analyze, instead of watching a path that
+// cannot exist.
+func localEventLogDirs(dirs *[]string) error {
+	if dirs == nil {
+		return nil
+	}
+	for i, d := range *dirs {
+		local, err := sparklog.LocalPath(d)
+		if err != nil {
+			return &statusError{status: exitUsage, err: fmt.Errorf("--eventlog.dir: %w", err)}
+		}
+		(*dirs)[i] = local
+	}
+	return nil
 }

@@ -28,10 +28,10 @@ func newSimulateCommand(cmd *kingpin.CmdClause) *simulateCommand {
 	return &simulateCommand{
 		out:              cmd.Flag("out", "File to write (\"-\" for standard output).").Default("-").String(),
 		appID:            cmd.Flag("app-id", "Application id.").Default(d.AppID).String(),
-		executors:        cmd.Flag("executors", "Executors at start.").Default(fmt.Sprint(d.Executors)).Int(),
-		coresPerExecutor: cmd.Flag("cores", "Cores per executor.").Default(fmt.Sprint(d.CoresPerExecutor)).Int(),
-		tasksPerStage:    cmd.Flag("tasks-per-stage", "Tasks in each multi-task stage.").Default(fmt.Sprint(d.TasksPerStage)).Int(),
-		repeat:           cmd.Flag("repeat", "Run the demo scenario this many times.").Default("1").Int(),
+		executors:        cmd.Flag("executors", fmt.Sprintf("Executors at start (1 to %d).", simulate.MaxExecutors)).Default(fmt.Sprint(d.Executors)).Int(),
+		coresPerExecutor: cmd.Flag("cores", fmt.Sprintf("Cores per executor (1 to %d).", simulate.MaxCores)).Default(fmt.Sprint(d.CoresPerExecutor)).Int(),
+		tasksPerStage:    cmd.Flag("tasks-per-stage", fmt.Sprintf("Tasks in each multi-task stage (1 to %d).", simulate.MaxTasksPerStage)).Default(fmt.Sprint(d.TasksPerStage)).Int(),
+		repeat:           cmd.Flag("repeat", fmt.Sprintf("Run the demo scenario this many times (1 to %d).", simulate.MaxRepeat)).Default("1").Int(),
 		seed:             cmd.Flag("seed", "Random seed.").Default(fmt.Sprint(d.Seed)).Uint64(),
 		live:             cmd.Flag("live", "Leave the application unfinished (no ApplicationEnd).").Bool(),
 	}
@@ -46,6 +46,10 @@ func (c *simulateCommand) run(ctx context.Context) error {
 	cfg.Repeat = *c.repeat
 	cfg.Seed = *c.seed
 	cfg.Live = *c.live
+	// Checked before --out is created, so a bad value leaves no empty file.
+	if err := cfg.Validate(); err != nil {
+		return &statusError{status: exitUsage, err: err}
+	}
 	var w io.Writer = os.Stdout
 	if *c.out != "-" {
 		f, err := os.Create(*c.out)

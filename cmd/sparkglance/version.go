@@ -1,9 +1,6 @@
 package main
 
-import (
-	"errors"
-	"runtime/debug"
-)
+import "runtime/debug"
 
 // version is set at build time with -ldflags "-X main.version=…".
 var version = ""
@@ -17,11 +14,3 @@ func versionString() string {
 	}
 	return "devel"
 }
-
-// exitCoder is an error that asks for a particular exit status.
-type exitCoder interface {
-	error
-	ExitCode() int
-}
-
-func asExitCoder(err error, target *exitCoder) bool { return errors.As(err, target) }

@@ -19,7 +19,7 @@ const MaxProblems = 1000
 // ctxCheckEvents is how many events are read between two looks at the
 // context: often enough to stop within a fraction of a second, rarely
 // enough to cost nothing measurable.
-const ctxCheckEvents = 4096
+const ctxCheckEvents = 256
 
 // Doc is one application attempt: the analysis plus what reading the log
 // met. Its JSON form is the per-application document.

@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/sparkglance/sparkglance/internal/analysis"
+	"github.com/sparkglance/sparkglance/internal/simulate"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
 	"github.com/sparkglance/sparkglance/internal/testkit"
 )
@@ -66,5 +69,37 @@ func TestReadStopsWhenContextEnds(t *testing.T) {
 	_, err := Read(ctx, discoverOne(t, path), analysis.DefaultConfig(), nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+}
+
+// Cancelled in the middle of one big log, reading stops there instead of
+// at the log's end.
+func TestReadStopsInsideOneLog(t *testing.T) {
+	// ~20 MB of plain JSON lines: several progress reports (one per 4 MiB).
+	path := filepath.Join(t.TempDir(), "app-big")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := simulate.DefaultConfig()
+	cfg.Repeat = 20
+	if _, err := simulate.Write(f, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var last sparklog.Progress
+	_, err = Read(ctx, discoverOne(t, path), analysis.DefaultConfig(), func(p sparklog.Progress) {
+		cancel() // at the first report, about 4 MiB in
+		last = p
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if last.Total == 0 || last.Done > last.Total/2 {
+		t.Errorf("read %d of %d bytes after the cancellation at the first progress report", last.Done, last.Total)
 	}
 }

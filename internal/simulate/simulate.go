@@ -8,13 +8,16 @@ package simulate
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Config shapes the simulated application.
@@ -119,15 +122,50 @@ func (s writerSink) Line(_ int64, line string, _ bool) error {
 	return s.w.WriteByte('\n')
 }
 
+// Limits of Config: far beyond any demo, low enough that a typo cannot ask
+// for a log of terabytes or a scheduling loop of hours.
+const (
+	MaxExecutors     = 10_000
+	MaxCores         = 1_024
+	MaxTasksPerStage = 1_000_000
+	MaxRepeat        = 10_000
+	maxAppIDLen      = 200
+)
+
+// appIDPattern is what Spark's own ids look like (app-…, application_…,
+// local-…); the id also names the live log's file, so no path separators.
+var appIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// Validate reports every setting Generate cannot honour, naming the
+// command-line flag that sets it.
+func (c Config) Validate() error {
+	var errs []error
+	between := func(flag string, v, lo, hi int) {
+		if v < lo || v > hi {
+			errs = append(errs, fmt.Errorf("--%s=%d: want %d to %d", flag, v, lo, hi))
+		}
+	}
+	between("executors", c.Executors, 1, MaxExecutors)
+	between("cores", c.CoresPerExecutor, 1, MaxCores)
+	between("tasks-per-stage", c.TasksPerStage, 1, MaxTasksPerStage)
+	between("repeat", c.Repeat, 1, MaxRepeat)
+	if len(c.AppID) > maxAppIDLen || !appIDPattern.MatchString(c.AppID) {
+		errs = append(errs, fmt.Errorf("--app-id=%q: want 1 to %d letters, digits, '.', '_' or '-', starting with a letter or digit (e.g. app-20261130090000-0001)", c.AppID, maxAppIDLen))
+	}
+	if !utf8.ValidString(c.AppName) {
+		errs = append(errs, fmt.Errorf("app name %q is not valid UTF-8", c.AppName))
+	}
+	return errors.Join(errs...)
+}
+
 // Generate produces the simulated application's lines into sink and returns
 // how many it produced.
 func Generate(cfg Config, sink Sink) (int, error) {
-	if cfg.Executors < 1 || cfg.CoresPerExecutor < 1 || cfg.TasksPerStage < 1 {
-		return 0, fmt.Errorf("simulate: executors, cores and tasks per stage must be ≥ 1 (got %d, %d, %d)",
-			cfg.Executors, cfg.CoresPerExecutor, cfg.TasksPerStage)
+	if cfg.Repeat == 0 {
+		cfg.Repeat = 1 // the zero Config's meaning
 	}
-	if cfg.Repeat < 1 {
-		cfg.Repeat = 1
+	if err := cfg.Validate(); err != nil {
+		return 0, fmt.Errorf("simulate: %w", err)
 	}
 	s := &writer{cfg: cfg, rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x5eed)), sink: sink}
 	s.now = cfg.Start.UnixMilli()
@@ -221,8 +259,9 @@ func (s *writer) scenario() {
 		s.job([]stageSpec{{skewedStage, "join at NightlyRollup.scala:88", n}})
 	})
 	s.job([]stageSpec{{gcHeavyStage, "collect_list at NightlyRollup.scala:95", n}})
-	// Dynamic allocation releases half the executors before the single-file write.
-	for i := len(s.execs) / 2; i < len(s.execs); i++ {
+	// Dynamic allocation releases half the executors before the single-file
+	// write, never the first: the stage needs one to run on.
+	for i := max(len(s.execs)/2, 1); i < len(s.execs); i++ {
 		if s.execs[i].alive {
 			s.removeExecutor(i, s.now+300)
 		}
@@ -332,6 +371,10 @@ func (s *writer) stage(id int, st stageSpec) {
 					ei, ci, at = e, c, free
 				}
 			}
+		}
+		if ei < 0 {
+			s.err = fmt.Errorf("simulate: stage %d has no live executor to run on", id)
+			return
 		}
 		if at < submitted+5 {
 			at = submitted + 5

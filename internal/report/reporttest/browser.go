@@ -6,6 +6,8 @@ package reporttest
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -34,8 +36,17 @@ type Browser struct {
 func New(t testing.TB, width, height int, timeout time.Duration) *Browser {
 	t.Helper()
 	exe := testkit.RequireTool(t, "chromium")
+	// Chromium's profile and its shared-memory files go to a directory the
+	// test removes. Not t.TempDir(): its long path would make Chromium's
+	// singleton socket path exceed the 108 bytes a Unix socket allows.
+	tmp, err := os.MkdirTemp("", "chromium")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.Headless, chromedp.DisableGPU,
+		chromedp.UserDataDir(filepath.Join(tmp, "profile")), chromedp.Env("TMPDIR="+tmp),
 		chromedp.WindowSize(width, height),
 		chromedp.Flag("hide-scrollbars", true), chromedp.Flag("force-device-scale-factor", "1"),
 	)

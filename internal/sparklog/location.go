@@ -1,0 +1,38 @@
+package sparklog
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+)
+
+// urlScheme matches a location that starts with a URL scheme ("hdfs://",
+// "s3a://", "file:/"). One-letter schemes are left out so that Windows
+// drive letters ("C:/logs") stay paths.
+var urlScheme = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]+):/`)
+
+// LocalPath turns an event-log location as Spark writes it
+// (spark.eventLog.dir) into a local path: a plain path is returned as is, a
+// file:// URL becomes its path. Any other scheme (hdfs, s3a, gs, abfs, …) is
+// an error that says what is supported and how to get there, since this
+// reader opens files only through the local file system.
+func LocalPath(location string) (string, error) {
+	m := urlScheme.FindStringSubmatch(location)
+	if m == nil {
+		return location, nil
+	}
+	if m[1] != "file" {
+		return "", fmt.Errorf("%s: the %s:// scheme is not supported: event logs are read from local paths and file:// URLs only; mount the store (e.g. an HDFS NFS gateway, mountpoint-s3, gcsfuse, blobfuse2) and give the mounted path", location, m[1])
+	}
+	u, err := url.Parse(location)
+	if err != nil {
+		return "", fmt.Errorf("%s: not a valid file:// URL: %w", location, err)
+	}
+	if u.Host != "" && u.Host != "localhost" {
+		return "", fmt.Errorf("%s: a file:// URL must name a local file (file:///path), not host %q", location, u.Host)
+	}
+	if u.Path == "" {
+		return "", fmt.Errorf("%s: the file:// URL has no path", location)
+	}
+	return u.Path, nil
+}
