@@ -51,6 +51,13 @@ func startWatcher(t testing.TB, cfg Config) *Watcher {
 	if err != nil {
 		t.Fatal(err)
 	}
+	runWatcher(t, w)
+	return w
+}
+
+// runWatcher runs w until the test ends.
+func runWatcher(t testing.TB, w *Watcher) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -67,7 +74,6 @@ func startWatcher(t testing.TB, cfg Config) *Watcher {
 			t.Error("watcher did not stop within 10 s")
 		}
 	})
-	return w
 }
 
 // waitFor polls cond every 20 ms for at most d.
