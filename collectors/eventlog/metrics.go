@@ -99,7 +99,7 @@ var (
 	selfEvents = metric("sparkglance_eventlog_events_total", counter, "{event}", nil,
 		"Event-log lines decoded into events.")
 	selfErrors = metric("sparkglance_eventlog_errors_total", counter, "{error}", []string{"reason"},
-		"Problems met while reading event logs, by reason (a damage kind of the reader, or open-failed, dir-unreadable, log-vanished, max-apps).")
+		"Problems met while reading event logs, by reason (a damage kind of the reader, or open-failed, dir-unreadable, log-vanished, log-rewritten, duplicate-app, max-apps).")
 	selfLag = metric("sparkglance_eventlog_lag_seconds", gauge, "s", appLabels,
 		"Age of the newest event processed, per running application (wall clock now minus the event's timestamp).")
 )
