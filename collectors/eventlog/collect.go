@@ -38,7 +38,7 @@ func (w *Watcher) Update(ctx context.Context, ch chan<- prometheus.Metric) error
 	for _, m := range w.selfMetrics(tracked) {
 		ch <- m
 	}
-	return nil
+	return w.dirsErr() // the applications held are still served
 }
 
 // selfMetrics are the collector's own figures: applications by state,

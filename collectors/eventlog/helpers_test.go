@@ -95,10 +95,17 @@ func waitReady(t testing.TB, w *Watcher) {
 // gather runs one Update through a registry, as a scrape does.
 func gather(t testing.TB, w *Watcher) map[string]*dto.MetricFamily {
 	t.Helper()
+	return gatherWith(t, w, func(err error) { t.Errorf("Update: %v", err) })
+}
+
+// gatherWith is gather handing Update's error (the collector's failure,
+// its metrics still sent) to onErr.
+func gatherWith(t testing.TB, w *Watcher, onErr func(error)) map[string]*dto.MetricFamily {
+	t.Helper()
 	reg := prometheus.NewPedanticRegistry()
 	reg.MustRegister(collectorFunc(func(ch chan<- prometheus.Metric) {
 		if err := w.Update(context.Background(), ch); err != nil {
-			t.Errorf("Update: %v", err)
+			onErr(err)
 		}
 	}))
 	mfs, err := reg.Gather()

@@ -28,7 +28,7 @@ type Watcher struct {
 
 	mu      sync.Mutex
 	apps    map[string]*trackedApp // by Log.Key
-	dirErr  map[string]bool        // directories whose last listing failed
+	dirErr  map[string]error       // why a directory's last listing failed
 	leftOut map[string]bool        // logs not followed for --eventlog.max-apps (counted once)
 	started bool
 	scanned atomic.Bool // the first listing of every directory is done
@@ -71,7 +71,7 @@ func New(cfg Config, logger *slog.Logger) (*Watcher, error) {
 	cfg.Dirs = dirs
 	return &Watcher{
 		cfg: cfg, log: logger, workers: make(chan struct{}, cfg.Workers),
-		apps: map[string]*trackedApp{}, dirErr: map[string]bool{}, leftOut: map[string]bool{},
+		apps: map[string]*trackedApp{}, dirErr: map[string]error{}, leftOut: map[string]bool{},
 		rescan: make(chan struct{}, 1),
 		stats:  selfStats{errors: map[string]float64{}},
 	}, nil
@@ -110,6 +110,9 @@ func (w *Watcher) Ready() error {
 	if !w.scanned.Load() {
 		return errors.New("event-log directories not listed yet")
 	}
+	if err := w.dirsErr(); err != nil {
+		return err
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	pending := 0
@@ -122,6 +125,20 @@ func (w *Watcher) Ready() error {
 		return fmt.Errorf("%d event logs not read to their end yet", pending)
 	}
 	return nil
+}
+
+// dirsErr names every --eventlog.dir whose last listing failed, and why:
+// until it can be listed, the collector is neither ready nor successful.
+func (w *Watcher) dirsErr() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var errs []error
+	for _, d := range w.cfg.Dirs {
+		if err := w.dirErr[d]; err != nil {
+			errs = append(errs, fmt.Errorf("--eventlog.dir %s cannot be listed: %w", d, err))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // Run watches until ctx ends, then stops every follower.
@@ -251,8 +268,12 @@ func (w *Watcher) scan(ctx context.Context, nw *fsnotify.Watcher) {
 	for _, d := range w.cfg.Dirs {
 		logs, err := sparklog.Discover(d)
 		w.mu.Lock()
-		wasBad := w.dirErr[d]
-		w.dirErr[d] = err != nil
+		wasBad := w.dirErr[d] != nil
+		if err != nil {
+			w.dirErr[d] = err
+		} else {
+			delete(w.dirErr, d)
+		}
 		w.mu.Unlock()
 		if err != nil {
 			if !wasBad {
