@@ -32,8 +32,8 @@ type Config struct {
 	MaxConnections int
 	// HTTP are the server's timeouts; zero fields take DefaultHTTPTimeouts.
 	HTTP HTTPTimeouts
-	OTLP        OTLPConfig
-	Log         promslog.Config
+	OTLP OTLPConfig
+	Log  promslog.Config
 	// Version is shown on the landing page, in sparkglance_build_info and
 	// as the OTLP service.version.
 	Version string
