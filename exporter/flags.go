@@ -20,16 +20,59 @@ type Config struct {
 	Web             *web.FlagConfig
 	TelemetryPath   string
 	EnableProfiling bool
+	// AllowUnauthenticatedProfiling serves profiles on a non-loopback
+	// address without a web config (TLS, authentication).
+	AllowUnauthenticatedProfiling bool
 	// TimeoutOffset is taken off Prometheus' scrape timeout so that the
 	// answer arrives before Prometheus gives up.
 	TimeoutOffset time.Duration
 	// MaxRequests bounds parallel scrapes; 0 means no limit.
 	MaxRequests int
-	OTLP        OTLPConfig
-	Log         promslog.Config
+	// MaxConnections bounds open connections per listener; 0 means no limit.
+	MaxConnections int
+	// HTTP are the server's timeouts; zero fields take DefaultHTTPTimeouts.
+	HTTP HTTPTimeouts
+	OTLP OTLPConfig
+	Log  promslog.Config
 	// Version is shown on the landing page, in sparkglance_build_info and
 	// as the OTLP service.version.
 	Version string
+}
+
+// HTTPTimeouts bound how long a client may hold a connection: idle
+// connections and slow or stalled requests would otherwise pile up.
+type HTTPTimeouts struct {
+	ReadHeader time.Duration // request line and headers
+	Read       time.Duration // the whole request, body included
+	// Write bounds producing and sending an answer, so it must exceed the
+	// longest scrape (Prometheus' scrape timeouts stay well under it).
+	Write time.Duration
+	Idle  time.Duration // between requests on a kept-alive connection
+}
+
+// DefaultHTTPTimeouts are the timeouts of the served endpoints.
+var DefaultHTTPTimeouts = HTTPTimeouts{
+	ReadHeader: 10 * time.Second,
+	Read:       30 * time.Second,
+	Write:      2 * time.Minute,
+	Idle:       2 * time.Minute,
+}
+
+func (t HTTPTimeouts) withDefaults() HTTPTimeouts {
+	d := DefaultHTTPTimeouts
+	if t.ReadHeader <= 0 {
+		t.ReadHeader = d.ReadHeader
+	}
+	if t.Read <= 0 {
+		t.Read = d.Read
+	}
+	if t.Write <= 0 {
+		t.Write = d.Write
+	}
+	if t.Idle <= 0 {
+		t.Idle = d.Idle
+	}
+	return t
 }
 
 // AddFlags declares the serve flags on g, including --collector.<name> for
@@ -41,6 +84,10 @@ func AddFlags(g FlagGroup, cat *Catalog) *Config {
 		Default("/metrics").StringVar(&c.TelemetryPath)
 	g.Flag("web.enable-profiling", "Serve /debug/pprof/ and /debug/fgprof (Go runtime and wall-clock profiles).").
 		Default("false").BoolVar(&c.EnableProfiling)
+	g.Flag("profiling.allow-unauthenticated", "Allow --web.enable-profiling on a non-loopback address without --web.config.file (TLS, authentication).").
+		Default("false").BoolVar(&c.AllowUnauthenticatedProfiling)
+	g.Flag("web.max-connections", "Maximum number of open connections per listen address; 0 disables the limit.").
+		Default("512").IntVar(&c.MaxConnections)
 	g.Flag("web.timeout-offset", "Subtracted from Prometheus' X-Prometheus-Scrape-Timeout-Seconds to get the collectors' deadline.").
 		Default("250ms").DurationVar(&c.TimeoutOffset)
 	g.Flag("web.max-requests", "Maximum number of parallel scrape requests; 0 disables the limit.").

@@ -24,20 +24,24 @@ const refreshEvery = 5 * time.Second
 // Only that goroutine touches the follower, the analysis and the totals;
 // others read the published view.
 type trackedApp struct {
-	key    string
-	w      *Watcher
-	log    *slog.Logger
-	wake   chan struct{} // a notification for this log
-	cancel context.CancelFunc
-	done   chan struct{}
-	view   atomic.Pointer[appView]
-	caught atomic.Bool  // read to the end at least once
-	finAt  atomic.Int64 // unix ns when the application ended (applicationEnd), 0 while running
+	key     string
+	rolling bool // a rolling directory (eventlog_v2_…)
+	w       *Watcher
+	log     *slog.Logger
+	wake    chan struct{} // a notification for this log
+	cancel  context.CancelFunc
+	done    chan struct{}
+	view    atomic.Pointer[appView]
+	caught  atomic.Bool  // read to the end at least once
+	finAt   atomic.Int64 // unix ns when the application ended (applicationEnd), 0 while running
 	// finMTime is the log's modification time (unix ns) when found
 	// finished, to recognise it unchanged after retention dropped it.
 	finMTime   atomic.Int64
-	admittedAt time.Time   // when the watcher started following it (set before run)
-	running    atomic.Bool // the log is still being written
+	admittedAt time.Time              // when the watcher started following it (set before run)
+	running    atomic.Bool            // the log is still being written
+	seq        uint64                 // admission order: of two logs of one attempt, the first is exported
+	retired    bool                   // an application its log no longer shows (rewritten as another); set before publication
+	dupOf      atomic.Pointer[string] // the log already showing this attempt, if any
 
 	// Owned by the goroutine.
 	ctx       context.Context
@@ -57,23 +61,31 @@ type trackedApp struct {
 	bytesSeen int64
 
 	docs liveDocs // the latest analysis document, for the live pages
+	// replaced is the view of the generation before the log was rewritten,
+	// until the new generation shows which application it is.
+	replaced *appView
 }
 
 func newTrackedApp(w *Watcher, l sparklog.Log) *trackedApp {
 	a := &trackedApp{
-		key: l.Key, w: w, log: w.log.With("log", l.Key),
+		key: l.Key, rolling: l.Layout == sparklog.LayoutRolling, w: w, log: w.log.With("log", l.Key),
 		wake: make(chan struct{}, 1), done: make(chan struct{}),
 		execs: map[string]*execTotals{},
 	}
 	a.running.Store(l.InProgress)
+	a.analysis = analysis.New(w.analysisConfig())
+	a.follower = sparklog.NewFollower(l, a, sparklog.Options{})
+	return a
+}
+
+// analysisConfig is the configuration of each application's analysis.
+func (w *Watcher) analysisConfig() analysis.Config {
 	cfg := w.cfg.Analysis
 	if cfg.ExactQuantileTasks == 0 { // a Config built by hand, as in tests
 		cfg = analysis.DefaultConfig()
 	}
 	cfg.Interval, cfg.StageBorders = w.cfg.Interval, false
-	a.analysis = analysis.New(cfg)
-	a.follower = sparklog.NewFollower(l, a, sparklog.Options{})
-	return a
+	return cfg
 }
 
 // notify asks for a poll soon; it never blocks.
@@ -125,6 +137,10 @@ func (a *trackedApp) pollOnce(ctx context.Context) bool {
 		return false
 	}
 	a.account()
+	if res.Rewritten != "" {
+		a.restart(res.Rewritten)
+		return false
+	}
 	if err != nil {
 		if !a.failing {
 			a.failing = true
@@ -178,9 +194,34 @@ func (a *trackedApp) publish(finished bool) {
 		}
 	}
 	a.prev = v
+	if old := a.replaced; old != nil {
+		a.replaced = nil
+		if old.appID != v.appID || old.attemptID != v.attemptID {
+			a.w.retireReplaced(a, old)
+		}
+	}
+	a.w.checkDuplicate(a, v)
 	a.view.Store(v)
 	a.docs.publish(&r, a.follower)
 	a.w.claim(v.appID, a.key)
+}
+
+// restart reads a rewritten log again from its start as a new generation:
+// counters start again from zero (a counter reset, as Prometheus expects),
+// gauges take the new values. The old view stays until the new one is
+// published; if the log then shows another application, the old one ends.
+func (a *trackedApp) restart(why string) {
+	a.w.countError("log-rewritten")
+	a.log.Warn("event log rewritten; reading it again from its start", "reason", why)
+	if v := a.view.Load(); v != nil && a.replaced == nil {
+		a.replaced = v
+	}
+	l := a.follower.Log()
+	a.follower = sparklog.NewFollower(l, a, sparklog.Options{})
+	a.analysis = analysis.New(a.w.analysisConfig())
+	a.execs = map[string]*execTotals{}
+	a.user, a.started, a.prev, a.bytesSeen = "", false, nil, 0
+	a.notify()
 }
 
 // finish records when the application ended (its ApplicationEnd or last

@@ -38,7 +38,7 @@ func (w *Watcher) Update(ctx context.Context, ch chan<- prometheus.Metric) error
 	for _, m := range w.selfMetrics(tracked) {
 		ch <- m
 	}
-	return nil
+	return w.dirsErr() // the applications held are still served
 }
 
 // selfMetrics are the collector's own figures: applications by state,
@@ -81,8 +81,14 @@ func (w *Watcher) selfMetrics(tracked []*trackedApp) []prometheus.Metric {
 
 // latestAttempts keeps, per application id, the view of the attempt that
 // started last (ties: the greater attempt id), sorted by application id.
+// Of two logs that show the same attempt (a copy, a duplicate id), the one
+// admitted first is kept, whatever the order apps come in.
 func latestAttempts(apps []*trackedApp) []*appView {
-	byID := map[string]*appView{}
+	type pick struct {
+		v   *appView
+		seq uint64
+	}
+	byID := map[string]pick{}
 	for _, a := range apps {
 		v := a.view.Load()
 		if v == nil {
@@ -92,13 +98,21 @@ func latestAttempts(apps []*trackedApp) []*appView {
 		if id == "" {
 			id = "name:" + v.appName // very old logs have no App ID
 		}
-		if cur := byID[id]; cur == nil || newerAttempt(v, cur) {
-			byID[id] = v
+		cur, ok := byID[id]
+		switch {
+		case !ok:
+		case cur.v.attemptID == v.attemptID:
+			if a.seq > cur.seq {
+				continue
+			}
+		case !newerAttempt(v, cur.v):
+			continue
 		}
+		byID[id] = pick{v, a.seq}
 	}
 	out := make([]*appView, 0, len(byID))
-	for _, v := range byID {
-		out = append(out, v)
+	for _, p := range byID {
+		out = append(out, p.v)
 	}
 	slices.SortFunc(out, func(a, b *appView) int {
 		if c := strings.Compare(a.appID, b.appID); c != 0 {

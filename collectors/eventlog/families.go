@@ -78,7 +78,7 @@ func (w *Watcher) Families(ctx context.Context) ([]exporter.Family, error) {
 		slices.SortStableFunc(ms, exporter.CompareSeries)
 		out = appendFamily(out, def, ms)
 	}
-	return out, nil
+	return out, w.dirsErr() // the applications held are still served
 }
 
 var selfByDesc = map[*prometheus.Desc]*Metric{

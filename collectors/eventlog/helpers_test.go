@@ -51,6 +51,13 @@ func startWatcher(t testing.TB, cfg Config) *Watcher {
 	if err != nil {
 		t.Fatal(err)
 	}
+	runWatcher(t, w)
+	return w
+}
+
+// runWatcher runs w until the test ends.
+func runWatcher(t testing.TB, w *Watcher) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -67,7 +74,6 @@ func startWatcher(t testing.TB, cfg Config) *Watcher {
 			t.Error("watcher did not stop within 10 s")
 		}
 	})
-	return w
 }
 
 // waitFor polls cond every 20 ms for at most d.
@@ -89,10 +95,17 @@ func waitReady(t testing.TB, w *Watcher) {
 // gather runs one Update through a registry, as a scrape does.
 func gather(t testing.TB, w *Watcher) map[string]*dto.MetricFamily {
 	t.Helper()
+	return gatherWith(t, w, func(err error) { t.Errorf("Update: %v", err) })
+}
+
+// gatherWith is gather handing Update's error (the collector's failure,
+// its metrics still sent) to onErr.
+func gatherWith(t testing.TB, w *Watcher, onErr func(error)) map[string]*dto.MetricFamily {
+	t.Helper()
 	reg := prometheus.NewPedanticRegistry()
 	reg.MustRegister(collectorFunc(func(ch chan<- prometheus.Metric) {
 		if err := w.Update(context.Background(), ch); err != nil {
-			t.Errorf("Update: %v", err)
+			onErr(err)
 		}
 	}))
 	mfs, err := reg.Gather()

@@ -105,7 +105,7 @@ var (
 	selfEvents = metric("sparkglance_eventlog_events_total", counter, "{event}", nil,
 		"Event-log lines decoded into events.")
 	selfErrors = metric("sparkglance_eventlog_errors_total", counter, "{error}", []string{"reason"},
-		"Problems met while reading event logs, by reason (a damage kind of the reader, or open-failed, dir-unreadable, log-vanished, max-apps).")
+		"Problems met while reading event logs, by reason (a damage kind of the reader, or open-failed, dir-unreadable, log-vanished, log-rewritten, duplicate-app, max-apps).")
 	selfSkipped = metric("sparkglance_eventlog_skipped_total", counter, "{log}", []string{"reason"},
 		"Event logs not shown, each counted once, by reason: retention (the application ended longer ago than --eventlog.retention) or max-apps (--eventlog.max-apps applications held already).")
 	selfLag = metric("sparkglance_eventlog_lag_seconds", gauge, "s", appLabels,

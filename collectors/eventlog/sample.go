@@ -6,6 +6,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/sparkglance/sparkglance/exporter"
 	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
@@ -34,8 +35,10 @@ func (s *sample) Write(out *dto.Metric) error {
 }
 
 // labelPair returns a new pair; callers keep it for every series that
-// carries the same label value.
+// carries the same label value. The value is made valid UTF-8: these pairs
+// bypass the checks of MustNewConstMetric.
 func labelPair(name, value string) *dto.LabelPair {
+	value = exporter.LabelValue(value)
 	return &dto.LabelPair{Name: &name, Value: &value}
 }
 

@@ -2,7 +2,6 @@ package eventlog
 
 import (
 	"bytes"
-	"context"
 	"log/slog"
 	"os"
 	"strings"
@@ -86,27 +85,4 @@ func TestRetentionCountsFromApplicationEnd(t *testing.T) {
 	if !strings.Contains(out, "skipped_total=2") {
 		t.Errorf("no message gives the count of skipped logs:\n%s", out)
 	}
-}
-
-// runWatcher runs w until the test ends.
-func runWatcher(t *testing.T, w *Watcher) {
-	t.Helper()
-	done := make(chan struct{})
-	ctx, cancel := contextWithCancel()
-	go func() {
-		defer close(done)
-		_ = w.Run(ctx)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			t.Error("watcher did not stop within 10 s")
-		}
-	})
-}
-
-func contextWithCancel() (context.Context, context.CancelFunc) {
-	return context.WithCancel(context.Background())
 }

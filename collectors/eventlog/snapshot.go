@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/analysis/sqlops"
 )
@@ -39,6 +40,22 @@ type appView struct {
 	text       *renderedView
 }
 
+// asEnded is a copy of v for an application that will not be read any
+// more: not running, no live executors, no lag.
+func (v *appView) asEnded() *appView {
+	e := &appView{
+		appID: v.appID, appName: v.appName, attemptID: v.attemptID, sparkVersion: v.sparkVersion, user: v.user,
+		start: v.start, end: v.end, ended: v.ended, lastEventMs: v.lastEventMs,
+		coreSeconds: v.coreSeconds, tasks: v.tasks, interval: v.interval,
+		findings: v.findings, sql: v.sql,
+	}
+	for _, ex := range v.executors {
+		ex.live, ex.cores, ex.activeTasks = false, 0, 0
+		e.executors = append(e.executors, ex)
+	}
+	return e
+}
+
 type intervalView struct {
 	start      float64
 	efficiency float64
@@ -62,7 +79,10 @@ type execView struct {
 func buildView(r *analysis.Report, user string, execs map[string]*execTotals, running bool,
 	settleTimeout time.Duration, now time.Time) *appView {
 	v := &appView{
-		appID: r.AppID, appName: r.AppName, attemptID: r.AttemptID, sparkVersion: r.SparkVersion, user: user,
+		// Label values from the log, made valid UTF-8 before anything sorts
+		// or compares them (the text fast path writes them as they are).
+		appID: exporter.LabelValue(r.AppID), appName: exporter.LabelValue(r.AppName),
+		attemptID: exporter.LabelValue(r.AttemptID), sparkVersion: exporter.LabelValue(r.SparkVersion), user: exporter.LabelValue(user),
 		start: float64(r.Start) / 1e3, ended: !r.Live, running: running, lastEventMs: r.LastEventTime,
 		coreSeconds: r.Totals.AvailableCoreSecs,
 	}
@@ -83,7 +103,7 @@ func buildView(r *analysis.Report, user string, execs map[string]*execTotals, ru
 	seen := map[string]bool{}
 	for _, ex := range r.Executors {
 		seen[ex.ID] = true
-		ev := execView{id: ex.ID, activeTasks: float64(ex.ActiveTasks)}
+		ev := execView{id: exporter.LabelValue(ex.ID), activeTasks: float64(ex.ActiveTasks)}
 		if ex.IsActive && !v.ended {
 			ev.live, ev.cores = true, float64(ex.TotalCores)
 		}
@@ -98,7 +118,7 @@ func buildView(r *analysis.Report, user string, execs map[string]*execTotals, ru
 	}
 	for id, t := range execs { // tasks on an executor the log never announced
 		if !seen[id] {
-			v.executors = append(v.executors, execView{id: id, totals: *t})
+			v.executors = append(v.executors, execView{id: exporter.LabelValue(id), totals: *t})
 		}
 	}
 	// Plain string order: the order the registry sorts series in.
@@ -124,7 +144,7 @@ func publishedInterval(r *analysis.Report, settleTimeout time.Duration, now time
 			out.ratios = [4]float64{iv.CPUSeconds / a, iv.ShuffleSeconds / a, iv.SerdeSeconds / a, iv.GCSeconds / a}
 		}
 		for _, s := range iv.Spill {
-			out.spill[s.ExecutorID] = [2]float64{s.MemoryBytes, s.DiskBytes}
+			out.spill[exporter.LabelValue(s.ExecutorID)] = [2]float64{s.MemoryBytes, s.DiskBytes}
 		}
 		return out
 	}
@@ -137,7 +157,7 @@ func uniqueFindings(fs []analysis.Finding) [][3]string {
 	var out [][3]string
 	seen := map[[3]string]bool{}
 	for _, f := range fs {
-		k := [3]string{f.Kind, "", f.ExecutorID}
+		k := [3]string{f.Kind, "", exporter.LabelValue(f.ExecutorID)}
 		if f.StageID != nil {
 			k[1] = strconv.Itoa(*f.StageID)
 		}

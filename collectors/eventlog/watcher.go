@@ -28,15 +28,19 @@ type Watcher struct {
 
 	mu      sync.Mutex
 	apps    map[string]*trackedApp // by Log.Key
-	dirErr  map[string]bool        // directories whose last listing failed
+	dirErr  map[string]error       // why a directory's last listing failed
 	leftOut map[string]bool        // logs not followed for --eventlog.max-apps (counted once)
 	started bool
 	scanned atomic.Bool // the first listing of every directory is done
 
-	rescan  chan struct{}
-	stats   selfStats
-	skips   skipState
-	claimed sync.Map // app id → Log.Key of the log that shows it
+	rescan chan struct{}
+	notes  *fsnotify.Watcher // nil when polling only; set before the first scan
+	// pollOnly disables file-system notifications (tests of the fallback).
+	pollOnly bool
+	stats    selfStats
+	skips    skipState
+	claimed  sync.Map // app id → Log.Key of the log that shows it
+	seq      uint64   // admissions so far (under mu)
 }
 
 // selfStats are the exporter's own counters.
@@ -68,7 +72,7 @@ func New(cfg Config, logger *slog.Logger) (*Watcher, error) {
 	cfg.Dirs = dirs
 	return &Watcher{
 		cfg: cfg, log: logger, workers: make(chan struct{}, cfg.Workers),
-		apps: map[string]*trackedApp{}, dirErr: map[string]bool{}, leftOut: map[string]bool{},
+		apps: map[string]*trackedApp{}, dirErr: map[string]error{}, leftOut: map[string]bool{},
 		rescan: make(chan struct{}, 1),
 		stats:  selfStats{errors: map[string]float64{}},
 	}, nil
@@ -107,6 +111,9 @@ func (w *Watcher) Ready() error {
 	if !w.scanned.Load() {
 		return errors.New("event-log directories not listed yet")
 	}
+	if err := w.dirsErr(); err != nil {
+		return err
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	pending := 0
@@ -119,6 +126,20 @@ func (w *Watcher) Ready() error {
 		return fmt.Errorf("%d event logs not read to their end yet", pending)
 	}
 	return nil
+}
+
+// dirsErr names every --eventlog.dir whose last listing failed, and why:
+// until it can be listed, the collector is neither ready nor successful.
+func (w *Watcher) dirsErr() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var errs []error
+	for _, d := range w.cfg.Dirs {
+		if err := w.dirErr[d]; err != nil {
+			errs = append(errs, fmt.Errorf("--eventlog.dir %s cannot be listed: %w", d, err))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // Run watches until ctx ends, then stops every follower.
@@ -135,6 +156,9 @@ func (w *Watcher) Run(ctx context.Context) error {
 	if notes != nil {
 		defer notes.Close()
 	}
+	w.mu.Lock()
+	w.notes = notes
+	w.mu.Unlock()
 	defer w.stopAll()
 	ticker := time.NewTicker(w.cfg.PollInterval)
 	defer ticker.Stop()
@@ -177,6 +201,9 @@ func (w *Watcher) Run(ctx context.Context) error {
 // startNotify watches the directories with fsnotify; polling alone
 // remains when that is impossible (no inotify, limits reached).
 func (w *Watcher) startNotify() *fsnotify.Watcher {
+	if w.pollOnly {
+		return nil
+	}
 	nw, err := fsnotify.NewWatcher()
 	if err != nil {
 		w.log.Info("no file-system notifications; polling only", "err", err, "poll_interval", w.cfg.PollInterval)
@@ -210,9 +237,20 @@ func (w *Watcher) route(ev fsnotify.Event) bool {
 	key := strings.TrimSuffix(ev.Name, ".inprogress")
 	w.mu.Lock()
 	a := w.apps[key]
+	inRolling := false
+	if a == nil {
+		// A file in a followed rolling directory (watched too): its next
+		// events file or the appstatus rename. The listing is unchanged.
+		if ra := w.apps[filepath.Dir(ev.Name)]; ra != nil && ra.rolling {
+			a, inRolling = ra, true
+		}
+	}
 	w.mu.Unlock()
 	if a != nil {
 		a.notify()
+	}
+	if inRolling {
+		return false
 	}
 	// Only a file appearing or going changes the listing: writes to a log
 	// nobody follows (left out by --eventlog.max-apps, say) must not cause
@@ -231,8 +269,12 @@ func (w *Watcher) scan(ctx context.Context, nw *fsnotify.Watcher) {
 	for _, d := range w.cfg.Dirs {
 		logs, err := sparklog.Discover(d)
 		w.mu.Lock()
-		wasBad := w.dirErr[d]
-		w.dirErr[d] = err != nil
+		wasBad := w.dirErr[d] != nil
+		if err != nil {
+			w.dirErr[d] = err
+		} else {
+			delete(w.dirErr, d)
+		}
 		w.mu.Unlock()
 		if err != nil {
 			if !wasBad {
@@ -251,7 +293,7 @@ func (w *Watcher) scan(ctx context.Context, nw *fsnotify.Watcher) {
 	w.mu.Lock()
 	var gone []*trackedApp
 	for key, a := range w.apps {
-		if !listed[key] && underAny(key, okDirs) {
+		if !listed[key] && underAny(key, okDirs) && !a.retired {
 			gone = append(gone, a)
 			delete(w.apps, key)
 		}
@@ -326,9 +368,18 @@ func (w *Watcher) admit(ctx context.Context, found []sparklog.Log, now time.Time
 		w.admitted(c.log.Key)
 		a := newTrackedApp(w, c.log)
 		a.admittedAt = now
+		w.seq++
+		a.seq = w.seq
 		actx, cancel := context.WithCancel(ctx)
 		a.cancel = cancel
 		w.apps[c.log.Key] = a
+		if a.rolling && c.log.InProgress && w.notes != nil {
+			// Spark adds a live rolling log's events files later; without
+			// this watch they are seen only at the next poll.
+			if err := w.notes.Add(c.log.Path); err != nil {
+				w.log.Debug("cannot watch rolling log directory; polling it", "dir", c.log.Path, "err", err)
+			}
+		}
 		go a.run(actx)
 	}
 }
@@ -371,6 +422,50 @@ func (w *Watcher) expire(now time.Time) {
 		delete(w.apps, key)
 		w.unclaim(key)
 		a.cancel()
+	}
+}
+
+// retireReplaced keeps the last view of the application a rewritten log showed
+// before it became another application: that one has ended as far as the
+// collector can tell, and is dropped like any finished application.
+func (w *Watcher) retireReplaced(a *trackedApp, old *appView) {
+	r := &trackedApp{key: a.key + "\x00" + old.appID + "\x00" + old.attemptID, w: w, log: a.log,
+		seq: a.seq, retired: true, cancel: func() {}, done: make(chan struct{})}
+	close(r.done)
+	r.view.Store(old.asEnded())
+	r.caught.Store(true)
+	r.finAt.Store(time.Now().UnixNano())
+	a.log.Info("rewritten event log shows another application; the previous one ended",
+		"previous_app_id", old.appID, "previous_attempt_id", old.attemptID)
+	w.mu.Lock()
+	w.apps[r.key] = r
+	w.mu.Unlock()
+	w.claim(old.appID, r.key) // unclaimed when the retired view is dropped
+}
+
+// checkDuplicate reports, once, a log that shows an application attempt
+// another log admitted earlier already shows: only the first is exported
+// (latestAttempts), so the second never silently replaces its series.
+func (w *Watcher) checkDuplicate(a *trackedApp, v *appView) {
+	w.mu.Lock()
+	var first *trackedApp
+	for _, o := range w.apps {
+		if o == a || o.seq > a.seq {
+			continue
+		}
+		if ov := o.view.Load(); ov != nil && ov.appID == v.appID && ov.attemptID == v.attemptID && (first == nil || o.seq < first.seq) {
+			first = o
+		}
+	}
+	w.mu.Unlock()
+	if first == nil {
+		a.dupOf.Store(nil)
+		return
+	}
+	if prev := a.dupOf.Swap(&first.key); prev == nil || *prev != first.key {
+		w.countError("duplicate-app")
+		a.log.Warn("event log shows an application attempt another log already shows; not exported",
+			"app_id", v.appID, "attempt_id", v.attemptID, "first_log", first.key)
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/sparkglance/sparkglance/exporter"
 )
 
 // Options configure a [Collector]; the zero values of the numbers take the
@@ -202,10 +204,11 @@ func (c *Collector) emitHealth(ch chan<- prometheus.Metric, status []targetResul
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, r := range status {
-		ch <- prometheus.MustNewConstMetric(targetUp.Desc(), prometheus.GaugeValue, boolValue(r.fault == nil), r.name)
-		ch <- prometheus.MustNewConstMetric(targetDuration.Desc(), prometheus.GaugeValue, r.duration.Seconds(), r.name)
+		name := exporter.LabelValue(r.name) // a targets file is read as it is
+		ch <- prometheus.MustNewConstMetric(targetUp.Desc(), prometheus.GaugeValue, boolValue(r.fault == nil), name)
+		ch <- prometheus.MustNewConstMetric(targetDuration.Desc(), prometheus.GaugeValue, r.duration.Seconds(), name)
 		for _, reason := range allReasons {
-			ch <- prometheus.MustNewConstMetric(targetErrors.Desc(), prometheus.CounterValue, c.errs[r.name][reason], r.name, reason)
+			ch <- prometheus.MustNewConstMetric(targetErrors.Desc(), prometheus.CounterValue, c.errs[r.name][reason], name, reason)
 		}
 	}
 	if c.opts.TargetsFile != "" {

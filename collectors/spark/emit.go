@@ -7,6 +7,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/sparkglance/sparkglance/exporter"
 	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
@@ -33,18 +34,21 @@ func newEmitter(ch chan<- prometheus.Metric, claims AppClaims, logger *slog.Logg
 	return &emitter{ch: ch, claims: claims, logger: logger, seen: map[string]bool{}, descs: map[string]familyDesc{}}
 }
 
-// first reports whether the series is new in this scrape.
-func (e *emitter) first(desc *prometheus.Desc, lvs []string) bool {
+// first returns the label values made valid UTF-8 (names come from
+// Spark's endpoints as they are, and MustNewConstMetric panics on invalid
+// UTF-8) and whether the series is new in this scrape.
+func (e *emitter) first(desc *prometheus.Desc, lvs []string) ([]string, bool) {
+	lvs = exporter.LabelValues(lvs)
 	id := desc.String() + "\xff" + strings.Join(lvs, "\xff")
 	if e.seen[id] {
-		return false
+		return lvs, false
 	}
 	e.seen[id] = true
-	return true
+	return lvs, true
 }
 
 func (e *emitter) send(desc *prometheus.Desc, vt prometheus.ValueType, v float64, lvs ...string) {
-	if e.first(desc, lvs) {
+	if lvs, ok := e.first(desc, lvs); ok {
 		e.ch <- prometheus.MustNewConstMetric(desc, vt, v, lvs...)
 	}
 }
@@ -176,7 +180,8 @@ func (e *emitter) emitSamples(res targetResult, apps appResolver) {
 		if !ok {
 			continue
 		}
-		if !e.first(fd.desc, lvs) {
+		lvs, ok = e.first(fd.desc, lvs)
+		if !ok {
 			continue
 		}
 		if f.summary {

@@ -35,6 +35,10 @@ type Follower struct {
 	total    int64
 	reported map[string]bool // log-level problems already delivered
 	err      error           // the handler's: reading has stopped
+	// identity is the single-file log's file as first read; rewritten is
+	// set once that file was truncated or replaced by another.
+	identity  os.FileInfo
+	rewritten string
 }
 
 // PollResult tells what one Poll did.
@@ -42,6 +46,11 @@ type PollResult struct {
 	Events   int64 // events delivered by this poll
 	Problems int64 // problems delivered by this poll
 	Finished bool  // the application ended and its log has been read to the end
+	// Rewritten says why a single-file log no longer continues what was
+	// read (it shrank, or another file took its name): nothing more is
+	// read, and the caller starts over with NewFollower(fo.Log()), taking
+	// the log as a new generation of the application, or another one.
+	Rewritten string
 }
 
 // NewFollower prepares to read log; nothing is read before the first Poll.
@@ -65,10 +74,16 @@ func (fo *Follower) Poll() (PollResult, error) {
 	for _, p := range fo.log.Problems {
 		fo.logProblem(p)
 	}
+	if fo.rewritten != "" {
+		return fo.result(before), nil
+	}
 	if fo.log.InProgress {
 		if err := fo.refresh(); err != nil {
 			return fo.result(before), err
 		}
+	}
+	if fo.checkRewritten() {
+		return fo.result(before), nil
 	}
 	fo.total = fo.currentTotal()
 	relisted := false
@@ -94,6 +109,7 @@ func (fo *Follower) Poll() (PollResult, error) {
 			}
 			return fo.result(before), err
 		}
+		fo.noteIdentity(st)
 		if !st.done {
 			break
 		}
@@ -113,10 +129,46 @@ func (e handlerErr) Unwrap() error { return e.err }
 
 func (fo *Follower) result(before Stats) PollResult {
 	return PollResult{
-		Events:   fo.stats.Events - before.Events,
-		Problems: fo.stats.Problems - before.Problems,
-		Finished: fo.Finished(),
+		Events:    fo.stats.Events - before.Events,
+		Problems:  fo.stats.Problems - before.Problems,
+		Finished:  fo.Finished() && fo.rewritten == "",
+		Rewritten: fo.rewritten,
 	}
+}
+
+// noteIdentity remembers which file a single-file log is, once something
+// of it was read.
+func (fo *Follower) noteIdentity(st *fileState) {
+	if fo.identity != nil || fo.log.Layout != LayoutFile || st.inPos == 0 {
+		return
+	}
+	if info, err := os.Stat(st.file.Path); err == nil {
+		fo.identity = info
+	}
+}
+
+// checkRewritten notices a live single-file log that no longer continues
+// what was read: shorter than what was read (truncated, or rewritten from
+// the start), or another file under its name (the final rename keeps the
+// file, so it is not one). Reading it on would mix two generations.
+func (fo *Follower) checkRewritten() bool {
+	if fo.log.Layout != LayoutFile || len(fo.states) != 1 || fo.identity == nil {
+		return false
+	}
+	st := fo.states[0]
+	info, err := os.Stat(st.file.Path)
+	if err != nil {
+		return false // reading reports it
+	}
+	switch {
+	case !os.SameFile(info, fo.identity):
+		fo.rewritten = fmt.Sprintf("%s was replaced by another file after %d bytes were read", st.file.Path, st.inPos)
+	case info.Size() < st.inPos:
+		fo.rewritten = fmt.Sprintf("%s shrank to %d bytes after %d were read", st.file.Path, info.Size(), st.inPos)
+	default:
+		return false
+	}
+	return true
 }
 
 // Finished reports whether the application has ended and every file of its

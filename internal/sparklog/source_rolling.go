@@ -77,13 +77,19 @@ func layoutRolling(dir string, names []string) (files []LogFile, inProgress bool
 		}
 	}
 	switch {
+	case status == "" && len(events) == 0:
+		// Spark creates the directory first, then its appstatus marker, then
+		// the events files: an empty directory is an application starting.
+		return nil, true, problems
 	case status == "":
 		problems = append(problems, layoutProblem(dir, "no appstatus_ file; the log is taken as finished"))
 	case strings.HasSuffix(status, inProgressSuffix):
 		inProgress = true
 	}
 	if len(events) == 0 {
-		problems = append(problems, layoutProblem(dir, "no events_<n>_ file"))
+		if !inProgress { // a live log gets its first events file after the marker
+			problems = append(problems, layoutProblem(dir, "no events_<n>_ file"))
+		}
 		return nil, inProgress, problems
 	}
 	sort.Slice(events, func(i, j int) bool {
