@@ -35,7 +35,9 @@ func (s *source) ReadByte() (byte, error) {
 }
 
 // peek returns up to n upcoming bytes without consuming them; fewer only at
-// the end of the input (or on a read error, which is returned).
+// the end of the input (or on a read error, which is returned). The slice
+// points into the buffer: it is valid only until the next read, discard or
+// skip, so callers take what they need from it first.
 func (s *source) peek(n int) ([]byte, error) {
 	b, err := s.br.Peek(n)
 	if errors.Is(err, io.EOF) {
