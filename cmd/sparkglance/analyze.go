@@ -82,7 +82,9 @@ func (c *analyzeCommand) run(ctx context.Context) error {
 	var logs []sparklog.Log
 	var failed []string
 	for _, p := range *c.paths {
-		found, err := sparklog.Discover(p)
+		// The user named these paths: links in them are followed wherever
+		// they lead (never to a pipe or device, which Discover refuses).
+		found, err := sparklog.DiscoverWith(p, sparklog.DiscoverOptions{FollowExternalLinks: true})
 		if err != nil {
 			failed = append(failed, err.Error())
 			fmt.Fprintf(c.errOut, "sparkglance analyze: %v\n", err)
@@ -97,7 +99,10 @@ func (c *analyzeCommand) run(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		res, err := analyzeLog(l, cfg, bar)
+		res, err := analyzeLog(ctx, l, cfg, bar)
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
 		if err != nil {
 			failed = append(failed, err.Error())
 			fmt.Fprintf(c.errOut, "sparkglance analyze: %v\n", err)
@@ -118,7 +123,7 @@ func (c *analyzeCommand) run(ctx context.Context) error {
 
 // analyzeLog reads one application attempt's log to its end through the
 // analysis engine.
-func analyzeLog(l sparklog.Log, cfg analysis.Config, bar *progressBar) (appResult, error) {
+func analyzeLog(ctx context.Context, l sparklog.Log, cfg analysis.Config, bar *progressBar) (appResult, error) {
 	app := analysis.New(cfg)
 	res := appResult{Log: l.Path, Problems: []sparklog.Problem{}}
 	keep := func(p sparklog.Problem) {
@@ -132,7 +137,7 @@ func analyzeLog(l sparklog.Log, cfg analysis.Config, bar *progressBar) (appResul
 		OnEvent:   func(_ sparklog.Position, ev sparklog.Event) error { app.Add(ev); return nil },
 		OnProblem: keep,
 	}
-	stats, err := sparklog.Read(l, h, sparklog.Options{OnProgress: bar.update})
+	stats, err := sparklog.ReadContext(ctx, l, h, sparklog.Options{OnProgress: bar.update})
 	if err != nil {
 		return res, fmt.Errorf("%s: %w", l.Path, err)
 	}

@@ -185,16 +185,22 @@ func lz4Blocks(t *testing.T, file []byte) []lz4Block {
 // checkEveryTruncation cuts the file at every offset within 48 bytes of a
 // block boundary (where every header is) and at a grid of other offsets:
 // never a panic or a corruption report, only truncation or EOF, and
-// always a prefix of the original.
+// always a prefix of the original. Shapes other than plain are cut only
+// just after each boundary, inside the headers, which keeps the run short.
 func checkEveryTruncation(t *testing.T, c Codec, file, expected []byte, sh sourceShape) {
 	const near, gridCuts = 48, 1500
 	cuts := map[int]bool{len(file): true}
+	from, to := -near, near
+	if sh.name != plainShape.name {
+		// Other shapes only matter where a header is being read: just
+		// after a boundary (the longest header, zstd's, is 18 bytes).
+		from, to = 0, 24
+	}
 	for _, cp := range boundaries(t, c, file) {
-		for cut := max(0, int(cp.In)-near); cut <= min(len(file), int(cp.In)+near); cut++ {
+		for cut := max(0, int(cp.In)+from); cut <= min(len(file), int(cp.In)+to); cut++ {
 			cuts[cut] = true
 		}
 	}
-	// Other shapes only matter where a header is: near the boundaries.
 	for cut := 0; cut < len(file) && sh.name == plainShape.name; cut += max(1, len(file)/gridCuts) {
 		cuts[cut] = true
 	}
