@@ -40,6 +40,9 @@ type Config struct {
 	// series: the operators with the most time per application, the rest
 	// summed as "other".
 	SQLMaxOperators int
+	// FollowExternalLinks reads symbolic links in a watched directory that
+	// lead outside it; off, each is counted as an external-link error.
+	FollowExternalLinks bool
 }
 
 // DefaultConfig returns the documented defaults and no directory.
@@ -103,6 +106,8 @@ func declareFlags(g exporter.FlagGroup) {
 		Default(d.Interval.String()).DurationVar(&c.Interval)
 	g.Flag("eventlog.settle-timeout", "Publish an interval that still has running tasks this long after it ended.").
 		Default(d.SettleTimeout.String()).DurationVar(&c.SettleTimeout)
+	g.Flag("eventlog.follow-external-links", "Read symbolic links in a watched directory that lead outside it (off: such links are skipped and counted as errors).").
+		Default("false").BoolVar(&c.FollowExternalLinks)
 	g.Flag("sql.max-operators", "Operator names kept per application in spark_sql_operator_* (by time; the rest are summed as \"other\").").
 		Default(fmt.Sprint(d.SQLMaxOperators)).IntVar(&c.SQLMaxOperators)
 	analysis.RegisterThresholdFlags(g, &c.Analysis)

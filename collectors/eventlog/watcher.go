@@ -267,7 +267,7 @@ func (w *Watcher) scan(ctx context.Context, nw *fsnotify.Watcher) {
 	listed := map[string]bool{} // keys seen in a directory that could be listed
 	okDirs := map[string]bool{}
 	for _, d := range w.cfg.Dirs {
-		logs, err := sparklog.Discover(d)
+		logs, err := sparklog.DiscoverWith(d, sparklog.DiscoverOptions{FollowExternalLinks: w.cfg.FollowExternalLinks})
 		w.mu.Lock()
 		wasBad := w.dirErr[d] != nil
 		if err != nil {

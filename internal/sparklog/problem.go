@@ -31,6 +31,9 @@ const (
 	ProblemLayout        ProblemKind = "layout"         // a log directory is not laid out as Spark writes it
 	ProblemFileShrank    ProblemKind = "file-shrank"    // a followed file became shorter than what was already read
 	ProblemIO            ProblemKind = "io-error"       // reading failed midway; the rest of the file is skipped
+	ProblemUnreadable    ProblemKind = "unreadable"     // a directory entry cannot be listed or opened (permissions, a damaged zip); it is skipped
+	ProblemNotRegular    ProblemKind = "not-regular"    // a named pipe, device or socket (or a link to one); never opened
+	ProblemExternalLink  ProblemKind = "external-link"  // a symbolic link leading outside the directory read; not followed unless enabled
 )
 
 // Problem is damage found while discovering or reading a log. For line

@@ -1,5 +1,7 @@
 package sparklog
 
+import "context"
+
 // Handler receives a log's events and problems, in file order, on the
 // goroutine that calls Read or Poll.
 type Handler interface {
@@ -43,6 +45,8 @@ type Options struct {
 	// OnProgress, if set, is called every few MiB of input and at the end
 	// of each file, for progress bars over big logs.
 	OnProgress func(Progress)
+
+	ctx context.Context // set by ReadContext; checked between blocks
 }
 
 func (o Options) maxLine() int {
@@ -87,7 +91,24 @@ func (s *Stats) countEvent(typ string) {
 // Damage is delivered to h as Problems and reading goes on. The error is
 // non-nil only when a file cannot be opened at all or h stopped reading.
 func Read(log Log, h Handler, opts Options) (Stats, error) {
+	return ReadContext(context.Background(), log, h, opts)
+}
+
+// ReadContext is Read that stops when ctx is done: it is checked before
+// each file and after each decompressed block, so even one huge file is
+// left promptly. The error is then ctx.Err(), and the Stats say how far
+// reading got.
+func ReadContext(ctx context.Context, log Log, h Handler, opts Options) (Stats, error) {
+	opts.ctx = ctx
 	f := NewFollower(log, h, opts)
 	_, err := f.Poll()
 	return f.Stats(), err
+}
+
+// stopped returns the context's error once reading should stop.
+func (o Options) stopped() error {
+	if o.ctx == nil {
+		return nil
+	}
+	return o.ctx.Err()
 }

@@ -44,6 +44,7 @@ type fileState struct {
 	lines        int64     // non-blank lines
 	goodLine     bool      // some line decoded: this is an event log
 	leadingBad   []Problem // bad lines before the first good one, held back
+	firstBad     string    // what was wrong with the first of them, in words that quote no content
 	skippingLong bool      // inside an over-long line, discarding to its newline
 	afterCorrupt bool      // the next line follows damaged data and may be a fragment
 	sniffed      bool
@@ -58,6 +59,9 @@ func newFileState(f LogFile) *fileState { return &fileState{file: f, size: -1} }
 // incomplete tail is held back for the next poll. The error is an open
 // failure or the handler's.
 func (fo *Follower) readFile(st *fileState, final bool) error {
+	if err := fo.opts.stopped(); err != nil {
+		return err
+	}
 	size, err := statFile(st.file)
 	if err != nil {
 		return err
@@ -130,7 +134,7 @@ func (fo *Follower) detectCodec(st *fileState, head []byte, final bool) bool {
 		return false // too little of a live file to judge
 	case nameErr != nil || byName == codec.Plain:
 		fo.problem(st, Problem{File: st.file.Ref(), Kind: ProblemNotEventLog,
-			Reason: fmt.Sprintf("not an event log: it starts with %q, neither JSON nor a known compression format", printable(head))})
+			Reason: "not a Spark event log: it starts neither with JSON nor with a known compression format; skipped"})
 	default:
 		fo.problem(st, Problem{File: st.file.Ref(), Kind: ProblemCodecMismatch,
 			Reason: fmt.Sprintf("%v; the file is skipped", err)})
@@ -150,7 +154,11 @@ func (fo *Follower) decompress(st *fileState, src io.Reader, final bool) error {
 		st.done = true
 		return nil
 	}
-	lb := newLineBuffer(fo.opts.maxLine() + 1)
+	expect := int64(-1) // unknown: compressed
+	if st.codec == codec.Plain {
+		expect = st.size - st.cp.In + 1
+	}
+	lb := newLineBuffer(fo.opts.maxLine()+1, expect)
 	skip := st.outDone - st.cp.Out // handled in an earlier poll
 	empty := 0
 	lastProgress, counted := cnt.n, cnt.n
@@ -161,6 +169,9 @@ func (fo *Follower) decompress(st *fileState, src io.Reader, final bool) error {
 				return err
 			}
 			continue
+		}
+		if err := fo.opts.stopped(); err != nil {
+			return err
 		}
 		n, rerr := zr.Read(space)
 		lb.wrote(n)
@@ -218,7 +229,7 @@ func (fo *Follower) lineTooLong(st *fileState, lb *lineBuffer) error {
 		Reason: fmt.Sprintf("line longer than %d bytes (Options.MaxLineBytes); skipped to the next newline", fo.opts.maxLine())}
 	st.outDone += int64(lb.dropAll())
 	st.skippingLong = true
-	return fo.badLine(st, p)
+	return fo.badLine(st, p, fmt.Sprintf("line %d is longer than %d bytes", p.Line, fo.opts.maxLine()))
 }
 
 // drainLines handles every complete line buffered. eof says no more data
@@ -232,7 +243,7 @@ func (fo *Follower) drainLines(st *fileState, lb *lineBuffer, eof bool) error {
 		st.sniffed = true
 		if at, ok := binaryAt(head[:min(len(head), binarySniffLen)]); ok {
 			fo.problem(st, Problem{File: st.file.Ref(), Kind: ProblemNotEventLog, Offset: int64(at),
-				Reason: fmt.Sprintf("not an event log: binary data (byte 0x%02x at decompressed offset %d)", head[at], at)})
+				Reason: fmt.Sprintf("not a Spark event log: binary data (a control character JSON text cannot hold) at decompressed offset %d; skipped", at)})
 			st.done = true
 			return nil
 		}
@@ -315,11 +326,16 @@ func (fo *Follower) handleLine(st *fileState, line []byte, off int64, unterminat
 		}
 		p := Problem{File: st.file.Ref(), Line: st.line, Offset: off, Kind: ProblemMalformedJSON,
 			Reason: fmt.Sprintf("%v (line starts %q)", err, printable(line))}
+		what := fmt.Sprintf("line %d is JSON but not a Spark event", st.line)
+		if de := (*DecodeError)(nil); errors.As(err, &de) && de.Syntax {
+			what = fmt.Sprintf("line %d is not JSON", st.line)
+		}
 		if unterminated {
 			p.Kind = ProblemTruncatedLine
 			p.Reason = fmt.Sprintf("last line is cut short (%d bytes, no newline): %v", len(line), err)
+			what = fmt.Sprintf("its last line, %d, is cut short", st.line)
 		}
-		return fo.badLine(st, p)
+		return fo.badLine(st, p, what)
 	}
 	st.afterCorrupt = false
 	if !st.goodLine {
@@ -338,11 +354,16 @@ func (fo *Follower) handleLine(st *fileState, line []byte, off int64, unterminat
 
 // badLine reports a line that is not an event, unless the file has not yet
 // shown a single event: then the problem waits, and notLogAfter of them
-// make the whole file "not an event log".
-func (fo *Follower) badLine(st *fileState, p Problem) error {
+// make the whole file "not an event log". what describes the line without
+// quoting it: a file that turns out not to be an event log may hold
+// anything, and none of it belongs in a problem.
+func (fo *Follower) badLine(st *fileState, p Problem, what string) error {
 	if st.goodLine {
 		fo.problem(st, p)
 		return nil
+	}
+	if len(st.leadingBad) == 0 {
+		st.firstBad = what
 	}
 	st.leadingBad = append(st.leadingBad, p)
 	if len(st.leadingBad) >= notLogAfter {
@@ -355,8 +376,8 @@ func (fo *Follower) badLine(st *fileState, p Problem) error {
 func (fo *Follower) notEventLog(st *fileState) {
 	first := st.leadingBad[0]
 	fo.problem(st, Problem{File: st.file.Ref(), Line: first.Line, Offset: first.Offset, Kind: ProblemNotEventLog,
-		Reason: fmt.Sprintf("not an event log: its first %d line(s) are not Spark events (line %d: %s); the rest of the file is skipped",
-			len(st.leadingBad), first.Line, first.Reason)})
+		Reason: fmt.Sprintf("not a Spark event log: its first %d line(s) are not Spark events (%s); the rest of the file is skipped",
+			len(st.leadingBad), st.firstBad)})
 	st.leadingBad = nil
 }
 

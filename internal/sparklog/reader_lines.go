@@ -10,12 +10,21 @@ type lineBuffer struct {
 	start, end int // unread bytes are buf[start:end]
 	scanned    int // buf[start:scanned] has no newline
 	max        int
+	first      int // size of the first allocation
 }
 
 const initialLineBuffer = 256 << 10
 
-func newLineBuffer(max int) *lineBuffer {
-	return &lineBuffer{max: max}
+// newLineBuffer returns a buffer for lines of up to maxLen bytes. expect is
+// how many bytes are coming, if known (else <= 0): a small file gets a
+// small first buffer, so reading thousands of tiny logs (a zip export)
+// does not allocate and clear a full-size buffer for each.
+func newLineBuffer(maxLen int, expect int64) *lineBuffer {
+	first := min(initialLineBuffer, maxLen)
+	if expect > 0 && expect < int64(first) {
+		first = int(max(expect, 4<<10))
+	}
+	return &lineBuffer{max: maxLen, first: first}
 }
 
 // space returns the free tail to read into, making room first; it returns
@@ -35,7 +44,7 @@ func (b *lineBuffer) space() []byte {
 	if len(b.buf) >= b.max {
 		return nil
 	}
-	size := max(2*len(b.buf), min(initialLineBuffer, b.max))
+	size := max(2*len(b.buf), b.first)
 	size = min(size, b.max)
 	nb := make([]byte, size)
 	copy(nb, b.buf[b.start:b.end])

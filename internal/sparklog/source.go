@@ -2,6 +2,7 @@ package sparklog
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -69,21 +70,37 @@ func (f LogFile) Ref() string {
 	return f.Path
 }
 
-// Discover finds the event logs at path, which may be one event-log file
-// (any codec, in progress or not), a rolling directory (eventlog_v2_*), a
-// Databricks-style directory (eventlog plus rolled eventlog-<date> files), a
-// .zip as served by the History Server /logs endpoint, or a log directory
+// DiscoverOptions tune discovery. The zero value is the cautious default.
+type DiscoverOptions struct {
+	// FollowExternalLinks reads symbolic links in a log directory whose
+	// target lies outside that directory. Off, such a link is reported as a
+	// ProblemExternalLink and not read: whoever can write into a watched
+	// directory should not make the reader open any file the process can.
+	FollowExternalLinks bool
+}
+
+// Discover is DiscoverWith with the default options.
+func Discover(path string) ([]Log, error) { return DiscoverWith(path, DiscoverOptions{}) }
+
+// DiscoverWith finds the event logs at path, which may be one event-log
+// file (any codec, in progress or not), a rolling directory (eventlog_v2_*),
+// a Databricks-style directory (eventlog plus rolled eventlog-<date> files),
+// a .zip as served by the History Server /logs endpoint, or a log directory
 // holding many of those.
 //
 // In a log directory, as in Spark, every non-hidden file is one log and
 // sub-directories other than eventlog_v2_* are ignored. A file that is not
 // an event log (a README, say) is still returned: reading it reports one
 // ProblemNotEventLog, so nothing disappears silently. When both x.inprogress
-// and x exist, only x is kept (the rename is under way).
+// and x exist, only x is kept (the rename is under way). An entry that
+// cannot be used (an unreadable rolling directory, a damaged zip, a named
+// pipe, a link leading outside the directory) is returned as a log holding
+// only that problem; the rest of the directory is still read.
 //
-// The error is for a path that cannot be read at all; damage inside a log is
-// reported as a Problem when the log is read.
-func Discover(path string) ([]Log, error) {
+// path itself may be a symbolic link (its user named it), but only to a
+// regular file or a directory. The error is for a path that cannot be read
+// at all; damage inside a log is reported as a Problem when the log is read.
+func DiscoverWith(path string, opts DiscoverOptions) ([]Log, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
@@ -93,6 +110,9 @@ func Discover(path string) ([]Log, error) {
 		return nil, err
 	}
 	if !info.IsDir() {
+		if !info.Mode().IsRegular() {
+			return nil, notRegularError(abs, info.Mode())
+		}
 		if isZipName(abs) {
 			return discoverZip(abs)
 		}
@@ -112,10 +132,17 @@ func Discover(path string) ([]Log, error) {
 	if looksDatabricks(entries) {
 		return []Log{databricksLog(abs, entries)}, nil
 	}
-	return discoverLogDir(abs, entries)
+	root, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, err
+	}
+	return discoverLogDir(abs, root, entries, opts), nil
 }
 
-func discoverLogDir(dir string, entries []os.DirEntry) ([]Log, error) {
+// discoverLogDir lists the logs of a log directory. root is dir with its
+// links resolved, for telling which links lead outside it. Every entry that
+// fails becomes a log of its own problem; none stops the listing.
+func discoverLogDir(dir, root string, entries []os.DirEntry, opts DiscoverOptions) []Log {
 	var logs []Log
 	finals := map[string]bool{}
 	for _, e := range entries {
@@ -129,35 +156,76 @@ func discoverLogDir(dir string, entries []os.DirEntry) ([]Log, error) {
 			continue
 		}
 		full := filepath.Join(dir, name)
-		if e.IsDir() {
+		typ, p := entryType(full, root, e, opts)
+		switch {
+		case p != nil:
+			logs = append(logs, problemLog(full, *p))
+		case typ.IsDir():
 			if !isRollingDirName(name) {
 				continue
 			}
 			l, err := discoverRolling(full)
 			if err != nil {
-				return nil, err
+				logs = append(logs, problemLog(full, unreadableProblem(full, "cannot list the rolling log directory", err)))
+				continue
 			}
 			logs = append(logs, l)
-			continue
-		}
-		if !e.Type().IsRegular() && e.Type()&os.ModeSymlink == 0 {
-			continue
-		}
-		if isZipName(name) {
+		case !typ.IsRegular():
+			logs = append(logs, problemLog(full, Problem{File: full, Kind: ProblemNotRegular,
+				Reason: fmt.Sprintf("%s, not a regular file; not read", fileTypeName(typ))}))
+		case isZipName(name):
 			zl, err := discoverZip(full)
 			if err != nil {
-				return nil, err
+				logs = append(logs, problemLog(full, unreadableProblem(full, "cannot read the zip archive", err)))
+				continue
 			}
 			logs = append(logs, zl...)
-			continue
+		case strings.HasSuffix(name, inProgressSuffix) && finals[strings.TrimSuffix(name, inProgressSuffix)]:
+		default:
+			logs = append(logs, singleFileLog(full))
 		}
-		if strings.HasSuffix(name, inProgressSuffix) && finals[strings.TrimSuffix(name, inProgressSuffix)] {
-			continue
-		}
-		logs = append(logs, singleFileLog(full))
 	}
 	sort.Slice(logs, func(i, j int) bool { return logs[i].Key < logs[j].Key })
-	return logs, nil
+	return logs
+}
+
+// entryType is the type of a directory entry, that of its target for a
+// symbolic link. A link leading outside root is a problem unless opts
+// allow it. A dangling link counts as a regular file: reading it then
+// fails, and a follower tries again (the target may be about to appear).
+func entryType(full, root string, e os.DirEntry, opts DiscoverOptions) (fs.FileMode, *Problem) {
+	if e.Type()&fs.ModeSymlink == 0 {
+		return e.Type(), nil
+	}
+	target, err := filepath.EvalSymlinks(full)
+	if err != nil {
+		return 0, nil
+	}
+	if !opts.FollowExternalLinks && !within(target, root) {
+		return 0, &Problem{File: full, Kind: ProblemExternalLink,
+			Reason: fmt.Sprintf("symbolic link to %s, outside %s; not followed (links outside the directory are read only when following external links is enabled)", target, root)}
+	}
+	info, err := os.Stat(target)
+	if err != nil {
+		return 0, nil
+	}
+	return info.Mode().Type(), nil
+}
+
+// within reports whether path is dir or lies under it (both resolved).
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// problemLog is a log that could not be laid out: reading it delivers its
+// problem and nothing else.
+func problemLog(path string, p Problem) Log {
+	return Log{Key: strings.TrimSuffix(path, inProgressSuffix), Path: path, Layout: LayoutFile, Problems: []Problem{p}}
+}
+
+func unreadableProblem(path, what string, err error) Problem {
+	return Problem{File: path, Kind: ProblemUnreadable, Reason: fmt.Sprintf("%s: %v; skipped, the rest of the directory is read", what, err)}
 }
 
 func singleFileLog(path string) Log {

@@ -2,6 +2,7 @@ package sparklog
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -26,12 +27,21 @@ func discoverRolling(dir string) (Log, error) {
 		return Log{}, err
 	}
 	var names []string
+	var odd []Problem
 	for _, e := range entries {
-		if !e.IsDir() {
-			names = append(names, e.Name())
+		if e.IsDir() {
+			continue
 		}
+		if typ := resolvedType(filepath.Join(dir, e.Name()), e); !typ.IsRegular() && strings.HasPrefix(e.Name(), eventsFilePrefix) {
+			// Never opened: reading a named pipe blocks. Its index shows as a gap.
+			odd = append(odd, Problem{File: filepath.Join(dir, e.Name()), Kind: ProblemNotRegular,
+				Reason: fmt.Sprintf("events file is %s, not a regular file; not read", fileTypeName(typ))})
+			continue
+		}
+		names = append(names, e.Name())
 	}
 	files, inProgress, problems := layoutRolling(dir, names)
+	problems = append(odd, problems...)
 	for i := range files {
 		files[i].Path = filepath.Join(dir, files[i].Path)
 	}
@@ -119,6 +129,19 @@ func layoutRolling(dir string, names []string) (files []LogFile, inProgress bool
 		files = append(files, LogFile{Path: e.name, Codec: codecFromName(e.name), Index: e.index})
 	}
 	return files, inProgress, problems
+}
+
+// resolvedType is an entry's type, its target's for a symbolic link; a
+// dangling link counts as regular (opening it reports the error).
+func resolvedType(full string, e os.DirEntry) fs.FileMode {
+	if e.Type()&fs.ModeSymlink == 0 {
+		return e.Type()
+	}
+	info, err := os.Stat(full)
+	if err != nil {
+		return 0
+	}
+	return info.Mode().Type()
 }
 
 func parseEventsName(name string) (rollingFile, bool) {

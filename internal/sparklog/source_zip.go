@@ -1,8 +1,6 @@
 package sparklog
 
 import (
-	"archive/zip"
-	"fmt"
 	"sort"
 	"strings"
 )
@@ -11,21 +9,21 @@ import (
 // builds it: top-level members are single-file logs, members under
 // eventlog_v2_*/ form rolling logs. Anything else is ignored.
 func discoverZip(zipPath string) ([]Log, error) {
-	zr, err := zip.OpenReader(zipPath)
+	za, err := useZip(zipPath)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", zipPath, err)
+		return nil, err
 	}
-	defer zr.Close()
+	defer za.release()
 
 	var logs []Log
 	rolling := map[string][]string{} // directory → member base names
 	finals := map[string]bool{}
-	for _, f := range zr.File {
+	for _, f := range za.files {
 		if !strings.HasSuffix(f.Name, inProgressSuffix) {
 			finals[f.Name] = true
 		}
 	}
-	for _, f := range zr.File {
+	for _, f := range za.files {
 		name := f.Name
 		if strings.HasSuffix(name, "/") || f.FileInfo().IsDir() {
 			continue

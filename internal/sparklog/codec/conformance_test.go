@@ -15,37 +15,46 @@ func TestSparkJavaCodecs(t *testing.T) {
 	w := newJavaWriter(t)
 	big := writeJavaFiles(t, w, testkit.Events(t, sparkLog), sparkRepeat, true)
 
-	for _, jc := range javaCodecs {
-		t.Run("closed/"+jc.java, func(t *testing.T) { checkClosed(t, jc.codec, jc.suffix, big.closed[jc.java], big.expected) })
-		t.Run("inprogress/"+jc.java, func(t *testing.T) { checkLive(t, jc.java, jc.codec, big) })
-		t.Run("resume/"+jc.java, func(t *testing.T) { checkResume(t, jc.codec, big.closed[jc.java], big.expected) })
-	}
-	t.Run("lz4-damaged-block", func(t *testing.T) { checkLZ4Damage(t, big.closed["lz4"], big.expected) })
-	for _, tc := range []struct {
-		java    string
-		c       Codec
-		clobber byte
-	}{{"lz4", LZ4, 'X'}, {"zstd", Zstd, 0}, {"lzf", LZF, 'X'}, {"snappy", Snappy, 0xFF}} {
-		t.Run("damaged-block/"+tc.java, func(t *testing.T) {
-			checkDamagedBlock(t, tc.c, big.closed[tc.java], big.expected, tc.clobber)
-		})
+	for _, sh := range sourceShapes {
+		for _, jc := range javaCodecs {
+			t.Run("closed/"+jc.java+"/"+sh.name, func(t *testing.T) {
+				checkClosed(t, jc.codec, jc.suffix, big.closed[jc.java], big.expected, sh)
+			})
+			t.Run("inprogress/"+jc.java+"/"+sh.name, func(t *testing.T) { checkLive(t, jc.java, jc.codec, big, sh) })
+			t.Run("resume/"+jc.java+"/"+sh.name, func(t *testing.T) { checkResume(t, jc.codec, big.closed[jc.java], big.expected, sh) })
+		}
+		t.Run("lz4-damaged-block/"+sh.name, func(t *testing.T) { checkLZ4Damage(t, big.closed["lz4"], big.expected, sh) })
+		for _, tc := range []struct {
+			java    string
+			c       Codec
+			clobber byte
+		}{{"lz4", LZ4, 'X'}, {"zstd", Zstd, 0}, {"lzf", LZF, 'X'}, {"snappy", Snappy, 0xFF}} {
+			t.Run("damaged-block/"+tc.java+"/"+sh.name, func(t *testing.T) {
+				checkDamagedBlock(t, tc.c, big.closed[tc.java], big.expected, tc.clobber, sh)
+			})
+		}
 	}
 
 	// A 5 KB log, seven times: small enough to cut at every offset, big
 	// enough for two 32 KiB blocks.
 	small := writeJavaFiles(t, w, testkit.Events(t, "local-1430917381535_1"), 7, false)
-	for _, jc := range javaCodecs {
-		t.Run("truncated-everywhere/"+jc.java, func(t *testing.T) {
-			checkEveryTruncation(t, jc.codec, small.closed[jc.java], small.expected)
-		})
+	for _, sh := range sourceShapes {
+		for _, jc := range javaCodecs {
+			if sh.name != plainShape.name && jc.codec == Plain {
+				continue // every byte is a boundary and nothing is peeked: the plain shape is enough
+			}
+			t.Run("truncated-everywhere/"+jc.java+"/"+sh.name, func(t *testing.T) {
+				checkEveryTruncation(t, jc.codec, small.closed[jc.java], small.expected, sh)
+			})
+		}
 	}
 }
 
-func checkClosed(t *testing.T, c Codec, suffix string, file, expected []byte) {
+func checkClosed(t *testing.T, c Codec, suffix string, file, expected []byte, sh sourceShape) {
 	if got, err := Detect("app-20240101"+suffix, file[:min(len(file), 16)]); err != nil || got != c {
 		t.Errorf("Detect = %v, %v; want %v", got, err, c)
 	}
-	d := decodeBytes(t, c, file)
+	d := decodeShaped(t, c, file, sh)
 	if d.final != io.EOF || len(d.corrupts) > 0 {
 		t.Fatalf("final %v, corrupt %v", d.final, d.corrupts)
 	}
@@ -58,8 +67,8 @@ func checkClosed(t *testing.T, c Codec, suffix string, file, expected []byte) {
 // checkLive reads a file whose writer halted without closing: everything
 // up to the last flush must come back (for Spark's lz4, which does not flush
 // partial blocks, all complete 32 KiB blocks), then truncation or EOF.
-func checkLive(t *testing.T, java string, c Codec, f *javaFiles) {
-	d := decodeBytes(t, c, f.live[java])
+func checkLive(t *testing.T, java string, c Codec, f *javaFiles, sh sourceShape) {
+	d := decodeShaped(t, c, f.live[java], sh)
 	if len(d.corrupts) > 0 || (d.final != io.EOF && !isTruncated(d.final)) {
 		t.Fatalf("final %v, corrupt %v", d.final, d.corrupts)
 	}
@@ -83,7 +92,7 @@ func checkLive(t *testing.T, java string, c Codec, f *javaFiles) {
 // checkResume follows the file as if it grew in steps: each step reopens
 // the file, cut at that step's size, at the boundary before the last
 // complete line read so far, and continues.
-func checkResume(t *testing.T, c Codec, file, expected []byte) {
+func checkResume(t *testing.T, c Codec, file, expected []byte, sh sourceShape) {
 	const steps = 37
 	var (
 		cp       Checkpoint
@@ -95,7 +104,7 @@ func checkResume(t *testing.T, c Codec, file, expected []byte) {
 		if cp.In > cut {
 			continue // the next boundary lies beyond this size: nothing to do yet
 		}
-		r, err := NewReader(c, bytes.NewReader(file[cp.In:cut]), cp)
+		r, err := NewReader(c, sh.wrap(bytes.NewReader(file[cp.In:cut])), cp)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,7 +137,7 @@ func checkResume(t *testing.T, c Codec, file, expected []byte) {
 
 // checkLZ4Damage flips a byte inside the third block's payload: that block,
 // and only it, is reported and skipped.
-func checkLZ4Damage(t *testing.T, file, expected []byte) {
+func checkLZ4Damage(t *testing.T, file, expected []byte, sh sourceShape) {
 	blocks := lz4Blocks(t, file)
 	if len(blocks) < 5 {
 		t.Fatalf("only %d blocks", len(blocks))
@@ -136,7 +145,7 @@ func checkLZ4Damage(t *testing.T, file, expected []byte) {
 	bad := blocks[2]
 	damaged := bytes.Clone(file)
 	damaged[bad.in+lz4HeaderLen+bad.clen/2] ^= 0x5A
-	d := decodeBytes(t, LZ4, damaged)
+	d := decodeShaped(t, LZ4, damaged, sh)
 	if len(d.corrupts) != 1 || d.corrupts[0].Offset != int64(bad.in) || d.final != io.EOF {
 		t.Fatalf("corrupt %v final %v; want one at offset %d", d.corrupts, d.final, bad.in)
 	}
@@ -149,7 +158,7 @@ func checkLZ4Damage(t *testing.T, file, expected []byte) {
 	// A damaged header loses only that block too: the reader finds the next magic.
 	damaged = bytes.Clone(file)
 	damaged[bad.in+3] = 'X'
-	d = decodeBytes(t, LZ4, damaged)
+	d = decodeShaped(t, LZ4, damaged, sh)
 	if len(d.corrupts) != 1 || d.corrupts[0].Offset != int64(bad.in) || !bytes.Equal(d.data, want) {
 		t.Fatalf("bad magic: corrupt %v, %d bytes", d.corrupts, len(d.data))
 	}
@@ -176,21 +185,28 @@ func lz4Blocks(t *testing.T, file []byte) []lz4Block {
 // checkEveryTruncation cuts the file at every offset within 48 bytes of a
 // block boundary (where every header is) and at a grid of other offsets:
 // never a panic or a corruption report, only truncation or EOF, and
-// always a prefix of the original.
-func checkEveryTruncation(t *testing.T, c Codec, file, expected []byte) {
+// always a prefix of the original. Shapes other than plain are cut only
+// just after each boundary, inside the headers, which keeps the run short.
+func checkEveryTruncation(t *testing.T, c Codec, file, expected []byte, sh sourceShape) {
 	const near, gridCuts = 48, 1500
 	cuts := map[int]bool{len(file): true}
+	from, to := -near, near
+	if sh.name != plainShape.name {
+		// Other shapes only matter where a header is being read: just
+		// after a boundary (the longest header, zstd's, is 18 bytes).
+		from, to = 0, 24
+	}
 	for _, cp := range boundaries(t, c, file) {
-		for cut := max(0, int(cp.In)-near); cut <= min(len(file), int(cp.In)+near); cut++ {
+		for cut := max(0, int(cp.In)+from); cut <= min(len(file), int(cp.In)+to); cut++ {
 			cuts[cut] = true
 		}
 	}
-	for cut := 0; cut < len(file); cut += max(1, len(file)/gridCuts) {
+	for cut := 0; cut < len(file) && sh.name == plainShape.name; cut += max(1, len(file)/gridCuts) {
 		cuts[cut] = true
 	}
 	eofs := 0
 	for cut := range cuts {
-		d := decodeBytes(t, c, file[:cut])
+		d := decodeShaped(t, c, file[:cut], sh)
 		if len(d.corrupts) > 0 || (d.final != io.EOF && !isTruncated(d.final)) {
 			t.Fatalf("cut at %d: final %v, corrupt %v", cut, d.final, d.corrupts)
 		}

@@ -41,7 +41,7 @@ func boundaries(t *testing.T, c Codec, file []byte) []Checkpoint {
 // checkDamagedBlock clobbers the first byte of the k-th block: that block,
 // and only it, must be reported (at its offset) and skipped. Snappy has no
 // block magic, so there the rest of the stream is lost instead.
-func checkDamagedBlock(t *testing.T, c Codec, file, expected []byte, clobber byte) {
+func checkDamagedBlock(t *testing.T, c Codec, file, expected []byte, clobber byte, sh sourceShape) {
 	cps := boundaries(t, c, file)
 	if len(cps) < 6 {
 		t.Fatalf("only %d boundaries", len(cps))
@@ -53,7 +53,7 @@ func checkDamagedBlock(t *testing.T, c Codec, file, expected []byte, clobber byt
 	if c == Snappy {
 		want = expected[:cps[k].Out]
 	}
-	d := decodeBytes(t, c, damaged)
+	d := decodeShaped(t, c, damaged, sh)
 	if len(d.corrupts) != 1 || d.corrupts[0].Offset != cps[k].In || d.final != io.EOF {
 		t.Fatalf("corrupt %v final %v; want one at %d", d.corrupts, d.final, cps[k].In)
 	}
@@ -99,28 +99,39 @@ func TestZstdUnfinishedFrame(t *testing.T) {
 		t.Fatal(err)
 	}
 	frame := enc.EncodeAll(content, nil) // one frame of 64 KiB blocks
-	for _, cut := range []int{len(frame) * 2 / 3, len(frame) - 10} {
-		d := decodeBytes(t, Zstd, frame[:cut])
-		if !isTruncated(d.final) || len(d.corrupts) > 0 || !bytes.HasPrefix(content, d.data) {
-			t.Fatalf("cut %d: final %v corrupt %v", cut, d.final, d.corrupts)
+	for _, sh := range sourceShapes {
+		for _, cut := range []int{len(frame) * 2 / 3, len(frame) - 10} {
+			checkZstdCut(t, frame, cut, content, sh)
 		}
-		oracle, err := zstd.NewReader(bytes.NewReader(frame[:cut]), zstd.WithDecoderConcurrency(1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, _ := io.ReadAll(oracle)
-		oracle.Close()
-		if len(d.data) == 0 || len(d.data) != len(want) {
-			t.Fatalf("cut %d of %d: decoded %d bytes, klauspost's stream decoder %d", cut, len(frame), len(d.data), len(want))
-		}
-		t.Logf("cut %d of %d: %d bytes", cut, len(frame), len(d.data))
 	}
 	// The content checksum catches damage the blocks themselves do not.
 	frame[len(frame)-1] ^= 1
-	d := decodeBytes(t, Zstd, frame)
-	if len(d.corrupts) != 1 || d.final != io.EOF {
-		t.Fatalf("bad checksum: corrupt %v final %v", d.corrupts, d.final)
+	for _, sh := range sourceShapes {
+		d := decodeShaped(t, Zstd, frame, sh)
+		if len(d.corrupts) != 1 || d.final != io.EOF {
+			t.Fatalf("%s: bad checksum: corrupt %v final %v", sh.name, d.corrupts, d.final)
+		}
 	}
+}
+
+// checkZstdCut decodes frame cut at cut, delivered in shape sh, and
+// compares with klauspost's stream decoder.
+func checkZstdCut(t *testing.T, frame []byte, cut int, content []byte, sh sourceShape) {
+	t.Helper()
+	d := decodeShaped(t, Zstd, frame[:cut], sh)
+	if !isTruncated(d.final) || len(d.corrupts) > 0 || !bytes.HasPrefix(content, d.data) {
+		t.Fatalf("%s: cut %d: final %v corrupt %v", sh.name, cut, d.final, d.corrupts)
+	}
+	oracle, err := zstd.NewReader(bytes.NewReader(frame[:cut]), zstd.WithDecoderConcurrency(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := io.ReadAll(oracle)
+	oracle.Close()
+	if len(d.data) == 0 || len(d.data) != len(want) {
+		t.Fatalf("%s: cut %d of %d: decoded %d bytes, klauspost's stream decoder %d", sh.name, cut, len(frame), len(d.data), len(want))
+	}
+	t.Logf("%s: cut %d of %d: %d bytes", sh.name, cut, len(frame), len(d.data))
 }
 
 // TestGarbage feeds random bytes to every decoder: no panic, bounded
@@ -132,23 +143,27 @@ func TestGarbage(t *testing.T) {
 		garbage[i] = byte(rng.Uint32())
 	}
 	garbage[0] = 0xAB // no codec's magic
-	for _, c := range []Codec{Zstd, LZ4, Snappy, LZF, Gzip} {
-		d := decodeBytes(t, c, garbage)
-		if len(d.corrupts) == 0 || len(d.data) > 4*len(garbage) {
-			t.Errorf("%s: %d corrupt reports, %d bytes out", c, len(d.corrupts), len(d.data))
-		}
-		if d.final != io.EOF && !isTruncated(d.final) {
-			t.Errorf("%s: final %v", c, d.final)
+	for _, sh := range sourceShapes {
+		for _, c := range []Codec{Zstd, LZ4, Snappy, LZF, Gzip} {
+			d := decodeShaped(t, c, garbage, sh)
+			if len(d.corrupts) == 0 || len(d.data) > 4*len(garbage) {
+				t.Errorf("%s/%s: %d corrupt reports, %d bytes out", c, sh.name, len(d.corrupts), len(d.data))
+			}
+			if d.final != io.EOF && !isTruncated(d.final) {
+				t.Errorf("%s/%s: final %v", c, sh.name, d.final)
+			}
 		}
 	}
 }
 
 // TestEmptyInput: an empty (just created) live log is a clean, empty stream.
 func TestEmptyInput(t *testing.T) {
-	for _, c := range []Codec{Plain, Zstd, LZ4, Snappy, LZF, Gzip} {
-		d := decodeBytes(t, c, nil)
-		if d.final != io.EOF || len(d.data) > 0 || len(d.corrupts) > 0 {
-			t.Errorf("%s: %+v", c, d)
+	for _, sh := range sourceShapes {
+		for _, c := range []Codec{Plain, Zstd, LZ4, Snappy, LZF, Gzip} {
+			d := decodeShaped(t, c, nil, sh)
+			if d.final != io.EOF || len(d.data) > 0 || len(d.corrupts) > 0 {
+				t.Errorf("%s/%s: %+v", c, sh.name, d)
+			}
 		}
 	}
 }

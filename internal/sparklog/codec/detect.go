@@ -84,7 +84,7 @@ func Detect(name string, head []byte) (Codec, error) {
 	}
 	byContent, ok := Sniff(head)
 	if !ok {
-		return "", fmt.Errorf("name says %s but content starts with % x, which matches no known format", byName, head[:min(len(head), 8)])
+		return "", fmt.Errorf("name says %s but the content matches no known format", byName)
 	}
 	if byContent != byName {
 		return "", fmt.Errorf("name says %s but content starts like %s", byName, byContent)

@@ -34,8 +34,11 @@ func (d *lzfDecoder) step() ([]byte, bool, error) {
 	case len(h) < 3:
 		return nil, false, truncated(LZF, start, "a chunk header")
 	}
+	// Everything needed from the header is copied out of h now: h points
+	// into the source's buffer, which reading the payload may refill.
+	stored := h[2] == lzfStored
 	hlen := 5
-	if h[2] == lzfCompressed {
+	if !stored {
 		hlen = 7
 	}
 	if len(h) < hlen {
@@ -43,7 +46,7 @@ func (d *lzfDecoder) step() ([]byte, bool, error) {
 	}
 	clen := int(binary.BigEndian.Uint16(h[3:]))
 	olen := clen
-	if h[2] == lzfCompressed {
+	if !stored {
 		olen = int(binary.BigEndian.Uint16(h[5:]))
 	}
 	d.src.discard(hlen)
@@ -54,7 +57,7 @@ func (d *lzfDecoder) step() ([]byte, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	if h[2] == lzfStored {
+	if stored {
 		return d.payload, true, nil
 	}
 	if cap(d.out) < olen {

@@ -52,7 +52,11 @@ func NewReader(c Codec, src io.Reader, at Checkpoint) (*Reader, error) {
 	if at.In < 0 || at.Out < 0 {
 		return nil, fmt.Errorf("codec: invalid checkpoint %+v", at)
 	}
-	s := newSource(src, at.In)
+	bufSize := sourceBufSize
+	if c == Plain {
+		bufSize = plainSourceBufSize
+	}
+	s := newSource(src, at.In, bufSize)
 	r := &Reader{codec: c, src: s, produced: at.Out, start: at, marks: []Checkpoint{at}}
 	var err error
 	switch c {

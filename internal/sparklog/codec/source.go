@@ -14,10 +14,17 @@ type source struct {
 	off int64 // file offset of the next unconsumed byte
 }
 
-const sourceBufSize = 64 << 10
+// sourceBufSize is the compressed-input buffer. A plain log needs none
+// (its decoder reads 32 KiB at a time, which bufio passes straight
+// through), so it gets a small one: reading thousands of tiny logs then
+// costs no 64 KiB each.
+const (
+	sourceBufSize      = 64 << 10
+	plainSourceBufSize = 4 << 10
+)
 
-func newSource(r io.Reader, off int64) *source {
-	return &source{br: bufio.NewReaderSize(r, sourceBufSize), off: off}
+func newSource(r io.Reader, off int64, size int) *source {
+	return &source{br: bufio.NewReaderSize(r, size), off: off}
 }
 
 func (s *source) Read(p []byte) (int, error) {
@@ -35,7 +42,9 @@ func (s *source) ReadByte() (byte, error) {
 }
 
 // peek returns up to n upcoming bytes without consuming them; fewer only at
-// the end of the input (or on a read error, which is returned).
+// the end of the input (or on a read error, which is returned). The slice
+// points into the buffer: it is valid only until the next read, discard or
+// skip, so callers take what they need from it first.
 func (s *source) peek(n int) ([]byte, error) {
 	b, err := s.br.Peek(n)
 	if errors.Is(err, io.EOF) {

@@ -81,3 +81,26 @@ func TestBoundaryMemoryIsBounded(t *testing.T) {
 		t.Fatalf("%d boundaries kept after asking for the end", len(r.marks))
 	}
 }
+
+// TestLZFStoredChunkOnShortReads: ning writes a stored (type 0) chunk for a
+// block too short to compress, as a Spark flush leaves. The chunk type must
+// be taken before the payload is read: a source delivering a few bytes at a
+// time refills the buffer the header was peeked from, and a stored chunk
+// read back as a compressed one loses it and the chunks after.
+func TestLZFStoredChunkOnShortReads(t *testing.T) {
+	first := []byte(`{"Event":"SparkListenerLogStart","Spark Version":"3.5.1"}` + "\n")
+	var file []byte
+	file = append(file, 'Z', 'V', lzfStored, 0, byte(len(first)))
+	file = append(file, first...)
+	// A compressed chunk: literal "abc", then a 6-byte repeat of it.
+	file = append(file, 'Z', 'V', lzfCompressed, 0, 6, 0, 9, 0x02, 'a', 'b', 'c', 0x80, 0x02)
+	// A stored chunk whose first payload byte is 0x01, the compressed type.
+	file = append(file, 'Z', 'V', lzfStored, 0, 3, 0x01, 'x', '\n')
+	want := append(append(bytes.Clone(first), "abcabcabc"...), 0x01, 'x', '\n')
+	for _, sh := range sourceShapes {
+		d := decodeShaped(t, LZF, file, sh)
+		if d.final != io.EOF || len(d.corrupts) > 0 || !bytes.Equal(d.data, want) {
+			t.Errorf("%s: got %q, corrupt %v, final %v; want %q", sh.name, d.data, d.corrupts, d.final, want)
+		}
+	}
+}

@@ -72,8 +72,9 @@ func (d *zstdDecoder) startFrame() ([]byte, bool, error) {
 		if len(h) < 8 {
 			return nil, false, truncated(Zstd, start, "a skippable frame header")
 		}
+		size := int64(binary.LittleEndian.Uint32(h[4:])) // before h's buffer moves on
 		d.src.discard(8)
-		if err := d.src.skip(int64(binary.LittleEndian.Uint32(h[4:]))); err != nil {
+		if err := d.src.skip(size); err != nil {
 			if errors.Is(err, io.ErrUnexpectedEOF) {
 				return nil, false, truncated(Zstd, start, "a skippable frame")
 			}
