@@ -49,7 +49,7 @@ func TestAnalyzeInputWithoutEventLog(t *testing.T) {
 		}, "sub-directories are not searched"},
 		{"not an event log", func(dir string) string {
 			return writeTestFile(t, dir, "notes.txt", "shopping list\neggs\n")
-		}, "holds no Spark event: not an event log"},
+		}, "holds no Spark event: not a Spark event log"},
 		{"empty file", func(dir string) string { return writeTestFile(t, dir, "app-1", "") }, "holds no Spark event"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -22,7 +22,7 @@ import (
 func TestLiveGlanceInBrowser(t *testing.T) {
 	shots := os.Getenv("SPARKGLANCE_SCREENSHOTS")
 	b := reporttest.New(t, 1400, 1000, 3*time.Minute)
-	addr, stop := runServe(t, "--demo", "--log.level=warn", "--no-collector.spark")
+	addr, stop := runServe(t, "--demo", "--demo.tmpdir="+t.TempDir(), "--log.level=warn", "--no-collector.spark")
 	defer stop()
 	base := "http://" + addr
 	var list []struct{ Page, Doc string }

@@ -17,7 +17,7 @@ import (
 // exporter.DefaultCatalog (collector packages register from init).
 type serveCommand struct {
 	cfg  *exporter.Config
-	demo *bool
+	demo demoOptions
 	// eventLogDirs is --eventlog.dir's value, checked at start-up.
 	eventLogDirs *[]string
 }
@@ -29,7 +29,7 @@ func newServeCommand(cmd *kingpin.CmdClause) *serveCommand {
 			c.eventLogDirs, _ = g.Get().(*[]string)
 		}
 	}
-	c.demo = cmd.Flag("demo", "Also run a built-in simulator that writes a live Spark event log into a temporary directory, followed like any --eventlog.dir.").Bool()
+	c.demo = addDemoFlags(cmd)
 	return c
 }
 
@@ -41,12 +41,13 @@ func (c *serveCommand) run(ctx context.Context) error {
 	cfg := *c.cfg
 	cfg.Version = versionString()
 	var demoDir string
-	if *c.demo {
-		dir, err := prepareDemo()
+	if *c.demo.enabled {
+		dir, err := prepareDemo(c.demo)
 		if err != nil {
 			return err
 		}
-		defer os.RemoveAll(dir)
+		// Runs last: after the simulator and the exporter have stopped.
+		defer removeDemoDir(dir, logger)
 		demoDir = dir
 	}
 	e, err := exporter.New(cfg, exporter.DefaultCatalog, logger)
@@ -54,7 +55,7 @@ func (c *serveCommand) run(ctx context.Context) error {
 		return err
 	}
 	logger.Info("starting sparkglance", "version", cfg.Version)
-	if !*c.demo {
+	if !*c.demo.enabled {
 		return e.Run(ctx)
 	}
 	addrs, err := e.Listen()
@@ -64,7 +65,7 @@ func (c *serveCommand) run(ctx context.Context) error {
 	printDemoBanner(os.Stdout, demoDir, cfg.TelemetryPath, addrs)
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	wg.Go(func() { runDemo(ctx, demoDir, logger) })
+	wg.Go(func() { runDemo(ctx, demoDir, *c.demo.speed, logger) })
 	defer func() { cancel(); wg.Wait() }()
 	return e.Run(ctx)
 }

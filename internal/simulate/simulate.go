@@ -2,12 +2,14 @@
 // lines Spark 3.x writes, in its key order and units, for an application
 // whose stages show the patterns sparkglance must detect (a healthy scan, a
 // shuffle-bound stage, executor memory too small, data skew, a
-// repartition(1) bottleneck, dynamic allocation). It backs `sparkglance
+// repartition(1) bottleneck, dynamic allocation, a stage retried after a
+// shuffle fetch failure). It backs `sparkglance
 // simulate`, the `make run` demo and tests that need logs of a chosen size.
 package simulate
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -66,6 +68,10 @@ type stageSpec struct {
 	kind  stageKind
 	name  string
 	tasks int
+	// fetchFails makes the stage's first attempt fail on a shuffle fetch
+	// failure, so Spark reruns the lost map outputs of the previous stage
+	// of the job and the stage again as attempt 1.
+	fetchFails bool
 }
 
 // event is one line with the time it happened, for ordering.
@@ -88,6 +94,12 @@ type writer struct {
 	execs     []execState // every executor ever added, alive or not
 	nextExec  int
 	lineCount int
+	// pending holds task events that happen after the line being written
+	// (tasks of a failed stage attempt still running while the next attempt
+	// starts); emit writes them first once their time has come.
+	pending []event
+	seq     int
+	shuffle int // shuffle ids handed out
 }
 
 type execState struct {
@@ -185,13 +197,47 @@ func Generate(cfg Config, sink Sink) (int, error) {
 	return s.lineCount, s.err
 }
 
-// emit hands one line, stamped with the time it happens, to the sink.
+// emit hands one line, stamped with the time it happens, to the sink,
+// after the pending task events that happen no later.
 func (s *writer) emit(at int64, line string) {
+	s.emitPending(at)
+	s.write(at, line)
+}
+
+func (s *writer) write(at int64, line string) {
 	if s.err != nil {
 		return
 	}
 	s.err = s.sink.Line(at, line, flushes(line))
 	s.lineCount++
+}
+
+// later queues a task event for emit to write in time order.
+func (s *writer) later(at int64, line string) {
+	s.pending = append(s.pending, event{at, s.seq, line})
+	s.seq++
+}
+
+// emitPending writes the pending events that happen at or before until, in
+// time order (queue order for equal times).
+func (s *writer) emitPending(until int64) {
+	slices.SortStableFunc(s.pending, func(a, b event) int {
+		return cmp.Or(cmp.Compare(a.time, b.time), cmp.Compare(a.seq, b.seq))
+	})
+	n := 0
+	for n < len(s.pending) && s.pending[n].time <= until {
+		s.write(s.pending[n].time, s.pending[n].line)
+		n++
+	}
+	s.pending = slices.Delete(s.pending, 0, n)
+}
+
+// settle writes every pending event and moves the clock past the last.
+func (s *writer) settle() {
+	for _, e := range s.pending {
+		s.now = max(s.now, e.time)
+	}
+	s.emitPending(s.now)
 }
 
 // flushes tells whether Spark's EventLoggingListener flushes its stream after
@@ -237,7 +283,7 @@ func (s *writer) addExecutor(at int64) {
 	s.emit(at, fmt.Sprintf(`{"Event":"SparkListenerExecutorAdded","Timestamp":%d,"Executor ID":%q,"Executor Info":{"Host":%q,"Total Cores":%d,"Log Urls":{},"Attributes":{},"Resources":{},"Resource Profile Id":0,"Registration Time":%d}}`,
 		at, id, host, e.cores, at))
 	s.emit(at+200, fmt.Sprintf(`{"Event":"SparkListenerBlockManagerAdded","Block Manager ID":{"Executor ID":%q,"Host":%q,"Port":%d},"Maximum Memory":2101975449,"Timestamp":%d,"Maximum Onheap Memory":2101975449,"Maximum Offheap Memory":0}`,
-		id, host, 40000+len(s.execs), at+200))
+		id, host, blockManagerPort(len(s.execs)-1), at+200))
 	if at > s.now {
 		s.now = at
 	}
@@ -247,18 +293,20 @@ func (s *writer) removeExecutor(i int, at int64) {
 	s.execs[i].alive = false
 	s.emit(at, fmt.Sprintf(`{"Event":"SparkListenerExecutorRemoved","Timestamp":%d,"Executor ID":%q,"Removed Reason":"Executor killed by driver (dynamic allocation: idle)."}`, at, s.execs[i].id))
 	s.emit(at, fmt.Sprintf(`{"Event":"SparkListenerBlockManagerRemoved","Block Manager ID":{"Executor ID":%q,"Host":%q,"Port":%d},"Timestamp":%d}`,
-		s.execs[i].id, s.execs[i].host, 40000+i+1, at))
+		s.execs[i].id, s.execs[i].host, blockManagerPort(i), at))
 }
 
 // scenario runs one pass of the demo's jobs.
 func (s *writer) scenario() {
 	n := s.cfg.TasksPerStage
-	s.job([]stageSpec{{scanStage, "parquet scan at NightlyRollup.scala:42", n}, {shuffleStage, "groupBy at NightlyRollup.scala:57", n}})
-	s.job([]stageSpec{{uniformSpill, "sortWithinPartitions at NightlyRollup.scala:71", n}})
+	s.job([]stageSpec{{scanStage, "parquet scan at NightlyRollup.scala:42", n, false}, {shuffleStage, "groupBy at NightlyRollup.scala:57", n, false}})
+	s.job([]stageSpec{{uniformSpill, "sortWithinPartitions at NightlyRollup.scala:71", n, false}})
 	s.sqlExecution(s.jobID, "nightly rollup: join and aggregate", func() {
-		s.job([]stageSpec{{skewedStage, "join at NightlyRollup.scala:88", n}})
+		s.job([]stageSpec{{skewedStage, "join at NightlyRollup.scala:88", n, false}})
 	})
-	s.job([]stageSpec{{gcHeavyStage, "collect_list at NightlyRollup.scala:95", n}})
+	s.job([]stageSpec{{gcHeavyStage, "collect_list at NightlyRollup.scala:95", n, false}})
+	// A shuffle fetch fails: the reading stage is retried as attempt 1.
+	s.job([]stageSpec{{scanStage, "parquet scan at NightlyRollup.scala:101", n, false}, {shuffleStage, "distinct at NightlyRollup.scala:104", n, true}})
 	// Dynamic allocation releases half the executors before the single-file
 	// write, never the first: the stage needs one to run on.
 	for i := max(len(s.execs)/2, 1); i < len(s.execs); i++ {
@@ -267,14 +315,18 @@ func (s *writer) scenario() {
 		}
 	}
 	s.now += 400
-	s.job([]stageSpec{{singleTask, "save at NightlyRollup.scala:120 (repartition(1))", 1}})
+	s.job([]stageSpec{{singleTask, "save at NightlyRollup.scala:120 (repartition(1))", 1, false}})
 	base := s.now
 	for i := 0; i < s.cfg.Executors/2; i++ {
 		s.addExecutor(base + 500 + int64(i)*100)
 	}
 }
 
-// job runs stages one after another as one Spark job.
+// job runs stages one after another as one Spark job. A stage that
+// fetchFails is retried the way Spark's DAGScheduler does it: the failed
+// attempt ends at its first fetch failure, the previous stage reruns the map
+// outputs that could not be fetched, then the stage reruns its missing
+// partitions as attempt 1.
 func (s *writer) job(stages []stageSpec) {
 	jobID := s.jobID
 	s.jobID++
@@ -283,19 +335,85 @@ func (s *writer) job(stages []stageSpec) {
 	s.now += 200
 	var infos, ids []string
 	for i, st := range stages {
-		infos = append(infos, stageInfo(first+i, st, 0, 0))
+		infos = append(infos, stageInfo(first+i, 0, st.name, st.tasks, 0, 0, ""))
 		ids = append(ids, strconv.Itoa(first+i))
 	}
 	s.emit(s.now, fmt.Sprintf(`{"Event":"SparkListenerJobStart","Job ID":%d,"Submission Time":%d,"Stage Infos":[%s],"Stage IDs":[%s],"Properties":{"spark.job.description":"nightly rollup","spark.jobGroup.id":"rollup"}}`,
 		jobID, s.now, join(infos), join(ids)))
+	var mapOutputs map[int]taskOutcome // the previous stage's, read by the next one
+	shuffleID := -1
 	for i, st := range stages {
-		s.stage(first+i, st)
+		var ff *fetchFailure
+		if st.fetchFails && i > 0 {
+			ff = newFetchFailure(shuffleID, mapOutputs, st.tasks)
+		}
+		done := s.stage(first+i, 0, st, allPartitions(st.tasks), ff)
+		if ff != nil {
+			s.now += 200 // Spark resubmits failed stages after a short delay
+			s.stage(first+i-1, 1, stages[i-1], ff.lostMaps, nil)
+			var missing []int
+			for p := range st.tasks {
+				if o, ok := done[p]; !ok || o.finish > s.now+20 {
+					missing = append(missing, p)
+				}
+			}
+			s.stage(first+i, 1, st, missing, nil)
+		}
+		if i < len(stages)-1 {
+			shuffleID = s.shuffle
+			s.shuffle++
+		}
+		mapOutputs = done
 	}
+	s.settle()
 	s.now += 50
 	s.emit(s.now, fmt.Sprintf(`{"Event":"SparkListenerJobEnd","Job ID":%d,"Completion Time":%d,"Job Result":{"Result":"JobSucceeded"}}`, jobID, s.now))
 }
 
-func stageInfo(id int, st stageSpec, submitted, completed int64) string {
+func allPartitions(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// taskOutcome is where and when a partition was computed.
+type taskOutcome struct {
+	exec   int // index in writer.execs
+	taskID int64
+	finish int64
+}
+
+// fetchFailure is a stage attempt's failure to fetch the shuffle output of
+// one executor: the tasks at failingTasks fail with FetchFailed, and
+// lostMaps are the map partitions Spark must compute again.
+type fetchFailure struct {
+	shuffleID    int
+	exec         int
+	mapOutputs   map[int]taskOutcome
+	lostMaps     []int
+	failingTasks map[int]bool // task indices in the attempt
+}
+
+// newFetchFailure makes the executor holding map partition 0's output
+// unreachable for the second and third task of the reading stage (its only
+// task when it has one).
+func newFetchFailure(shuffleID int, mapOutputs map[int]taskOutcome, tasks int) *fetchFailure {
+	ff := &fetchFailure{shuffleID: shuffleID, exec: mapOutputs[0].exec, mapOutputs: mapOutputs,
+		failingTasks: map[int]bool{min(1, tasks-1): true}}
+	if tasks > 2 {
+		ff.failingTasks[2] = true
+	}
+	for p := range len(mapOutputs) {
+		if o, ok := mapOutputs[p]; ok && o.exec == ff.exec {
+			ff.lostMaps = append(ff.lostMaps, p)
+		}
+	}
+	return ff
+}
+
+func stageInfo(id, attempt int, name string, tasks int, submitted, completed int64, failure string) string {
 	extra := ""
 	if submitted > 0 {
 		extra += `,"Submission Time":` + strconv.FormatInt(submitted, 10)
@@ -303,8 +421,11 @@ func stageInfo(id int, st stageSpec, submitted, completed int64) string {
 	if completed > 0 {
 		extra += `,"Completion Time":` + strconv.FormatInt(completed, 10)
 	}
-	return fmt.Sprintf(`{"Stage ID":%d,"Stage Attempt ID":0,"Stage Name":%q,"Number of Tasks":%d,"RDD Info":[],"Parent IDs":[],"Details":"org.apache.spark.sql.Dataset.collect(Dataset.scala:3421)"%s,"Accumulables":[],"Resource Profile Id":0}`,
-		id, st.name, st.tasks, extra)
+	if failure != "" {
+		extra += `,"Failure Reason":` + strconv.Quote(failure)
+	}
+	return fmt.Sprintf(`{"Stage ID":%d,"Stage Attempt ID":%d,"Stage Name":%q,"Number of Tasks":%d,"RDD Info":[],"Parent IDs":[],"Details":"org.apache.spark.sql.Dataset.collect(Dataset.scala:3421)"%s,"Accumulables":[],"Resource Profile Id":0}`,
+		id, attempt, name, tasks, extra)
 }
 
 func join(parts []string) string {
@@ -350,15 +471,20 @@ func (s *writer) shape(kind stageKind, index, tasks int) taskShape {
 	}
 }
 
-// stage schedules a stage's tasks on the free cores of live executors and
-// writes its events in time order.
-func (s *writer) stage(id int, st stageSpec) {
+// stage runs one attempt of a stage over the given partitions: it
+// schedules the tasks on the free cores of live executors, queues their
+// events and writes the stage's end. With ff the attempt fails at its first
+// fetch failure: no task starts after it, and the tasks still running end
+// later, after the stage, as in Spark. It returns the partitions computed.
+func (s *writer) stage(id, attempt int, st stageSpec, partitions []int, ff *fetchFailure) map[int]taskOutcome {
 	submitted := s.now + 20
-	s.emit(submitted, fmt.Sprintf(`{"Event":"SparkListenerStageSubmitted","Stage Info":%s,"Properties":{"spark.job.description":"nightly rollup"}}`, stageInfo(id, st, submitted, 0)))
-	var evs []event
-	seq := 0
+	s.emit(submitted, fmt.Sprintf(`{"Event":"SparkListenerStageSubmitted","Stage Info":%s,"Properties":{"spark.job.description":"nightly rollup"}}`,
+		stageInfo(id, attempt, st.name, len(partitions), submitted, 0, "")))
+	done := map[int]taskOutcome{}
 	last := submitted
-	for i := range st.tasks {
+	var failedAt int64 // 0 until a task fails fetching
+	failure := ""
+	for i, part := range partitions {
 		// Earliest free core among live executors.
 		ei, ci := -1, -1
 		var at int64
@@ -374,42 +500,65 @@ func (s *writer) stage(id int, st stageSpec) {
 		}
 		if ei < 0 {
 			s.err = fmt.Errorf("simulate: stage %d has no live executor to run on", id)
-			return
+			return nil
 		}
 		if at < submitted+5 {
 			at = submitted + 5
 		}
-		sh := s.shape(st.kind, i, st.tasks)
+		if failedAt != 0 && at >= failedAt {
+			break // the failed attempt launches no more tasks
+		}
+		sh := s.shape(st.kind, part, st.tasks)
+		fetchFailed := ff != nil && ff.failingTasks[i]
+		if fetchFailed {
+			sh.durMs = 1200 + s.rng.Int64N(400) // the fetch gives up after its retries
+		}
 		launch, finish := at, at+sh.durMs
 		s.execs[ei].busy[ci] = finish + 3
 		tid := s.tid
 		s.tid++
 		ex := s.execs[ei]
-		info := func(fin int64) string {
-			return fmt.Sprintf(`"Task Info":{"Task ID":%d,"Index":%d,"Attempt":0,"Partition ID":%d,"Launch Time":%d,"Executor ID":%q,"Host":%q,"Locality":"PROCESS_LOCAL","Speculative":false,"Getting Result Time":0,"Finish Time":%d,"Failed":false,"Killed":false,"Accumulables":[]}`,
-				tid, i, i, launch, ex.id, ex.host, fin)
+		info := func(fin int64, failed bool) string {
+			return fmt.Sprintf(`"Task Info":{"Task ID":%d,"Index":%d,"Attempt":0,"Partition ID":%d,"Launch Time":%d,"Executor ID":%q,"Host":%q,"Locality":"PROCESS_LOCAL","Speculative":false,"Getting Result Time":0,"Finish Time":%d,"Failed":%t,"Killed":false,"Accumulables":[]}`,
+				tid, i, part, launch, ex.id, ex.host, fin, failed)
 		}
-		evs = append(evs, event{launch, seq, fmt.Sprintf(`{"Event":"SparkListenerTaskStart","Stage ID":%d,"Stage Attempt ID":0,%s}`, id, info(0))})
-		seq++
-		evs = append(evs, event{finish, seq, fmt.Sprintf(`{"Event":"SparkListenerTaskEnd","Stage ID":%d,"Stage Attempt ID":0,"Task Type":"ShuffleMapTask","Task End Reason":{"Reason":"Success"},%s,%s}`,
-			id, info(finish), metricsJSON(sh))})
-		seq++
-		if finish > last {
-			last = finish
+		s.later(launch, fmt.Sprintf(`{"Event":"SparkListenerTaskStart","Stage ID":%d,"Stage Attempt ID":%d,%s}`, id, attempt, info(0, false)))
+		if fetchFailed {
+			lostMap := ff.lostMaps[i%len(ff.lostMaps)]
+			lost := s.execs[ff.exec]
+			msg := fmt.Sprintf("org.apache.spark.shuffle.FetchFailedException: Failed to connect to %s:%d\n"+
+				"\tat org.apache.spark.errors.SparkCoreErrors$.fetchFailedError(SparkCoreErrors.scala:437)\n"+
+				"\tat org.apache.spark.storage.ShuffleBlockFetcherIterator.throwFetchFailedException(ShuffleBlockFetcherIterator.scala:1239)\n",
+				lost.host, blockManagerPort(ff.exec))
+			// A failed fetch reports no task metrics: Spark writes none.
+			s.later(finish, fmt.Sprintf(`{"Event":"SparkListenerTaskEnd","Stage ID":%d,"Stage Attempt ID":%d,"Task Type":"ShuffleMapTask","Task End Reason":{"Reason":"FetchFailed","Block Manager Address":{"Executor ID":%q,"Host":%q,"Port":%d},"Shuffle ID":%d,"Map ID":%d,"Map Index":%d,"Reduce ID":%d,"Message":%q},%s,"Task Executor Metrics":{"JVMHeapMemory":0}}`,
+				id, attempt, lost.id, lost.host, blockManagerPort(ff.exec), ff.shuffleID, ff.mapOutputs[lostMap].taskID, lostMap, part, msg, info(finish, true)))
+			if failedAt == 0 || finish < failedAt {
+				failedAt, failure = finish, msg
+			}
+			continue
 		}
+		s.later(finish, fmt.Sprintf(`{"Event":"SparkListenerTaskEnd","Stage ID":%d,"Stage Attempt ID":%d,"Task Type":"ShuffleMapTask","Task End Reason":{"Reason":"Success"},%s,%s}`,
+			id, attempt, info(finish, false), metricsJSON(sh)))
+		done[part] = taskOutcome{exec: ei, taskID: tid, finish: finish}
+		last = max(last, finish)
 	}
-	slices.SortStableFunc(evs, func(a, b event) int {
-		if a.time != b.time {
-			return int(a.time - b.time)
-		}
-		return a.seq - b.seq
-	})
-	for _, e := range evs {
-		s.emit(e.time, e.line)
+	if failedAt != 0 {
+		// Spark ends the attempt as soon as it handles the failed task's end.
+		s.now = failedAt
+		s.emit(s.now, fmt.Sprintf(`{"Event":"SparkListenerStageCompleted","Stage Info":%s}`,
+			stageInfo(id, attempt, st.name, len(partitions), submitted, s.now, failure)))
+		return done
 	}
 	s.now = last + 30
-	s.emit(s.now, fmt.Sprintf(`{"Event":"SparkListenerStageCompleted","Stage Info":%s}`, stageInfo(id, st, submitted, s.now)))
+	s.emit(s.now, fmt.Sprintf(`{"Event":"SparkListenerStageCompleted","Stage Info":%s}`,
+		stageInfo(id, attempt, st.name, len(partitions), submitted, s.now, "")))
+	return done
 }
+
+// blockManagerPort is the port addExecutor gives the executor's block
+// manager.
+func blockManagerPort(exec int) int { return 40000 + exec + 1 }
 
 // metricsJSON renders "Task Metrics" in Spark's units: CPU and shuffle-write
 // times in ns, the others in ms.
