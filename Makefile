@@ -8,6 +8,19 @@ FUZZTIME  ?= 60s
 # …and this long inside `make test` (a smoke run on top of the seed corpus).
 FUZZSMOKE ?= 3s
 
+# Build information, stamped into github.com/prometheus/common/version: shown
+# by `sparkglance --version` and carried by sparkglance_build_info. A VERSION
+# file (e.g. in a source tarball without git) wins over git describe.
+VERSION    ?= $(shell cat VERSION 2>/dev/null || git describe --tags --always --dirty 2>/dev/null || echo unknown)
+REVISION   ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+BRANCH     ?= $(shell git rev-parse --abbrev-ref HEAD 2>/dev/null || echo unknown)
+BUILD_USER ?= $(shell id -un 2>/dev/null || echo unknown)@$(shell hostname 2>/dev/null || echo unknown)
+BUILD_DATE ?= $(shell date -u +%Y%m%d-%H:%M:%S)
+VERSION_PKG := github.com/prometheus/common/version
+LDFLAGS    := -X $(VERSION_PKG).Version=$(VERSION) -X $(VERSION_PKG).Revision=$(REVISION) \
+              -X $(VERSION_PKG).Branch=$(BRANCH) -X $(VERSION_PKG).BuildUser=$(BUILD_USER) \
+              -X $(VERSION_PKG).BuildDate=$(BUILD_DATE)
+
 .PHONY: run analyze-demo test build lint bench fuzz docs dashboards demo-log clean
 
 ## run: the main job on a built-in default — the exporter on a live simulated Spark application.
@@ -23,8 +36,8 @@ demo-log: build
 	$(BIN) simulate --out $(OUT)/demo/app-20261130090000-0001
 
 build:
-	@mkdir -p bin
-	$(GO) build -o $(BIN) ./cmd/sparkglance
+	@mkdir -p $(dir $(BIN))
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/sparkglance
 
 ## test: formatting, vet, staticcheck, every test with the race detector, then each fuzz target briefly.
 test: lint

@@ -7,6 +7,7 @@ import (
 
 	"github.com/alecthomas/kingpin/v2"
 	"github.com/prometheus/common/promslog"
+	"github.com/prometheus/common/version"
 
 	"github.com/sparkglance/sparkglance/exporter"
 )
@@ -27,7 +28,7 @@ func newServeCommand(cmd *kingpin.CmdClause) *serveCommand {
 func (c *serveCommand) run(ctx context.Context) error {
 	logger := promslog.New(&c.cfg.Log)
 	cfg := *c.cfg
-	cfg.Version = versionString()
+	cfg.Version = version.Version
 	var demoDir string
 	if *c.demo {
 		dir, err := prepareDemo()

@@ -2,21 +2,18 @@ package main
 
 import (
 	"errors"
-	"runtime/debug"
+
+	"github.com/prometheus/common/version"
+
+	// The exporter fills what -ldflags did not stamp (see exporter/buildinfo.go);
+	// importing it here makes --version show the same values as the scrape.
+	_ "github.com/sparkglance/sparkglance/exporter"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = ""
-
-func versionString() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "devel"
-}
+// versionString is what `sparkglance --version` prints: Prometheus' usual
+// block of version, branch, revision, build user and date, Go version and
+// platform, stamped by `make build`.
+func versionString() string { return version.Print("sparkglance") }
 
 // exitCoder is an error that asks for a particular exit status.
 type exitCoder interface {

@@ -2,4 +2,3 @@
 // renders docs/metrics.md from them. It imports all the collectors, so
 // they must not import it.
 package reference
-
