@@ -23,4 +23,3 @@
 // collector emits too in package metricschema); docs/metrics.md is rendered
 // from the tables of every collector (make docs).
 package eventlog
-
