@@ -43,7 +43,7 @@ func TestQuantilesSketch(t *testing.T) {
 	}
 }
 
-// The JSON has the issue's shape, with arrays (never null) for stages and
+// The JSON has the shape `analyze --json` prints (analysis.Report), with arrays (never null) for stages and
 // spill.
 func TestReportJSONShape(t *testing.T) {
 	r := analyzePath(t, testkit.Events(t, "local-1642039451826"), DefaultConfig())

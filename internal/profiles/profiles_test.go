@@ -57,7 +57,9 @@ func (s *recordedSource) Dump(ctx context.Context, _ profiles.Target) (*threaddu
 	return threaddump.Parse(s.dump)
 }
 
-func (s *recordedSource) TaskThread(name string) bool { return strings.HasPrefix(name, taskThreadPrefix) }
+func (s *recordedSource) TaskThread(name string) bool {
+	return strings.HasPrefix(name, taskThreadPrefix)
+}
 
 func recorded(t *testing.T) *recordedSource {
 	t.Helper()
