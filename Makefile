@@ -8,7 +8,20 @@ FUZZTIME  ?= 60s
 # …and this long inside `make test` (a smoke run on top of the seed corpus).
 FUZZSMOKE ?= 3s
 
-.PHONY: run analyze-demo test build lint bench fuzz docs dashboards demo-log clean screenshots
+# Build information, stamped into github.com/prometheus/common/version: shown
+# by `sparkglance --version` and carried by sparkglance_build_info. A VERSION
+# file (e.g. in a source tarball without git) wins over git describe.
+VERSION    ?= $(shell cat VERSION 2>/dev/null || git describe --tags --always --dirty 2>/dev/null || echo unknown)
+REVISION   ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+BRANCH     ?= $(shell git rev-parse --abbrev-ref HEAD 2>/dev/null || echo unknown)
+BUILD_USER ?= $(shell id -un 2>/dev/null || echo unknown)@$(shell hostname 2>/dev/null || echo unknown)
+BUILD_DATE ?= $(shell date -u +%Y%m%d-%H:%M:%S)
+VERSION_PKG := github.com/prometheus/common/version
+LDFLAGS    := -X $(VERSION_PKG).Version=$(VERSION) -X $(VERSION_PKG).Revision=$(REVISION) \
+              -X $(VERSION_PKG).Branch=$(BRANCH) -X $(VERSION_PKG).BuildUser=$(BUILD_USER) \
+              -X $(VERSION_PKG).BuildDate=$(BUILD_DATE)
+
+.PHONY: run analyze-demo test e2e build lint bench fuzz docs dashboards demo-log clean screenshots
 
 ## run: the main job on a built-in default — the exporter on a live simulated Spark application.
 run: build
@@ -23,19 +36,35 @@ demo-log: build
 	$(BIN) simulate --out $(OUT)/demo/app-20261130090000-0001
 
 build:
-	@mkdir -p bin
-	$(GO) build -o $(BIN) ./cmd/sparkglance
+	@mkdir -p $(dir $(BIN))
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/sparkglance
 
-## test: formatting, vet, staticcheck, every test with the race detector, then each fuzz target briefly.
+## test: formatting, vet, staticcheck, then unit and integration tests (against the real Prometheus,
+## promtool, Java… that .ci/run installs) with the race detector, then each fuzz target briefly. No test
+## asserts wall-clock speed (that is `make bench`); the long end-to-end runs are `make e2e`.
 test: lint
 	$(GO) test -race -count=1 -timeout 30m $(PKGS)
 	$(MAKE) fuzz FUZZTIME=$(FUZZSMOKE)
+
+# Files behind the e2e build tag: end-to-end runs of half a minute and more
+# (Prometheus + Alertmanager delivering the demo's alerts, JVMs burning CPU).
+E2E_FILES = $(shell grep -rl --include='*_test.go' '^//go:build e2e' .)
+
+## e2e: the long end-to-end tests (build tag e2e), package by package.
+e2e:
+	@set -e; for file in $(E2E_FILES); do \
+	  tests=$$(grep -o '^func Test[A-Za-z0-9_]*' $$file | cut -c6- | paste -sd'|'); \
+	  echo "== ./$$(dirname $${file#./}) ($$tests)"; \
+	  $(GO) test -tags e2e -race -count=1 -timeout 20m -run "^($$tests)$$" ./$$(dirname $${file#./}); \
+	done
 
 lint:
 	@fmt_out="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \
 	  if [ -n "$$fmt_out" ]; then echo "gofmt would change:"; echo "$$fmt_out"; exit 1; fi
 	$(GO) vet $(PKGS)
+	$(GO) vet -tags e2e $(PKGS)
 	$(GO) tool staticcheck $(PKGS)
+	$(GO) tool staticcheck -tags e2e $(PKGS)
 
 ## docs: regenerate docs/metrics.md, the dashboards, the rule file and the generated manifests from the code.
 docs:
@@ -48,7 +77,8 @@ dashboards: docs
 screenshots:
 	SPARKGLANCE_SCREENSHOTS=$(CURDIR)/docs/images $(GO) test -count=1 -timeout 10m -run '^TestLiveGlanceInBrowser$$' ./cmd/sparkglance
 
-## bench: speed and memory benchmarks (figures go to docs/performance.md).
+## bench: speed, memory and overhead benchmarks, e.g. the safepoint pause a thread dump costs
+## (figures go to docs/performance.md). Measures only: nothing here fails on a slow machine.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 -timeout 60m $(PKGS)
 

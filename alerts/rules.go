@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sparkglance/sparkglance/internal/analysis"
 )
 
 // RunbookBase is where every alert's runbook_url points; the anchor is the
@@ -65,41 +67,36 @@ sum by (app_id, app_name) (spark_executor_task_time_seconds_total{category="cpu"
 // running keeps applications that have not ended.
 const running = ` unless on (app_id, app_name) spark_app_end_time_seconds`
 
+// findingExpr is an alert on the analysis' finding of kind: its series, kept
+// by the labels in by, times value (matched on application, and on executor
+// when by has it) so the alert shows a number.
+func findingExpr(kind, by, value string) string {
+	on := "app_id, app_name"
+	if strings.Contains(by, "executor_id") && strings.Contains(value, "executor_id") {
+		on += ", executor_id"
+	}
+	return fmt.Sprintf("max by (%s) (spark_app_finding{kind=%q} == 1)\n* on (%s) group_left ()\n%s", by, kind, on, value)
+}
+
 func alertingRules(th Thresholds) []Rule {
+	f := th.Findings
 	return []Rule{
 		alert("SparkAppCpuEfficiencyLow", th.LowEfficiencyFor, "warning",
-			fmt.Sprintf("(%s < %s)\nand on (app_id, app_name) spark_app_active_tasks > 0\n%s", AppCPUEfficiency, num(th.LowEfficiency), strings.TrimSpace(running)),
+			findingExpr(analysis.KindLowEfficiency, "app_id, app_name", AppCPUEfficiency)+"\n"+strings.TrimSpace(running),
 			"Spark application {{ $labels.app_name }} uses little of its CPU.",
-			fmt.Sprintf("Tasks of {{ $labels.app_name }} ({{ $labels.app_id }}) used {{ $value | humanizePercentage }} of the available cores' CPU over the last 5m (threshold %s) for %s.", pct(th.LowEfficiency), dur(th.LowEfficiencyFor))),
+			fmt.Sprintf("Tasks of {{ $labels.app_name }} ({{ $labels.app_id }}) used less than %s of the available cores' CPU for at least %s (the analysis' low_efficiency finding); over the last 5m they used {{ $value | humanizePercentage }}.", pct(f.LowEfficiency), dur(f.LowEfficiencyFor))),
 		alert("SparkStageSingleCore", th.SingleCoreFor, "warning",
-			fmt.Sprintf(`max by (app_id, app_name, stage_id) (spark_stage_active)
-* on (app_id, app_name) group_left ()
-(
-  spark_app_cores >= %d
-  and on (app_id, app_name) spark_app_active_tasks == 1
-)`, th.SingleCoreMinCores),
+			findingExpr(analysis.KindSingleCoreStage, "app_id, app_name, stage_id", "spark_app_cores"),
 			"Spark stage {{ $labels.stage_id }} of {{ $labels.app_name }} runs one task at a time.",
-			fmt.Sprintf("Only one task of {{ $labels.app_name }} ({{ $labels.app_id }}) has been running for %s while {{ $value }} cores are available: the repartition(1)/coalesce(1) signature.", dur(th.SingleCoreFor))),
+			fmt.Sprintf("Stage {{ $labels.stage_id }} of {{ $labels.app_name }} ({{ $labels.app_id }}) ran one task at a time for at least %s while at least %d cores were available (the analysis' single_core_stage finding; the application has {{ $value }} cores): the repartition(1)/coalesce(1) signature.", dur(f.SingleCoreMinDuration), f.SingleCoreMinCores)),
 		alert("SparkExecutorMemoryLow", th.UniformSpillFor, "warning",
-			fmt.Sprintf(`(
-  count by (app_id, app_name) (%[1]s > %[2]s)
-  / on (app_id, app_name)
-  count by (app_id, app_name) (spark_executor_cores > 0)
-) >= %[3]s
-and on (app_id, app_name)
-(
-  max by (app_id, app_name) (%[1]s)
-  <= on (app_id, app_name)
-  %[4]s * quantile by (app_id, app_name) (0.5, %[1]s > %[2]s)
-)`, ExecutorSpillRate, num(th.SpillMinBytesPerSecond), num(th.UniformSpillShare), num(th.UniformSpillMaxRatio)),
+			findingExpr(analysis.KindUniformSpill, "app_id, app_name, stage_id", `sum by (app_id, app_name) (spark_executor_spill_bytes_total{medium="memory"})`),
 			"Executors of {{ $labels.app_name }} all spill: executor memory is too small.",
-			fmt.Sprintf("{{ $value | humanizePercentage }} of the executors of {{ $labels.app_name }} ({{ $labels.app_id }}) spilled at least %sB/s over 5m, by similar amounts (largest at most %s× the median), for %s.", humanBytes(th.SpillMinBytesPerSecond), num(th.UniformSpillMaxRatio), dur(th.UniformSpillFor))),
+			fmt.Sprintf("In stage {{ $labels.stage_id }} of {{ $labels.app_name }} ({{ $labels.app_id }}) at least %s of the executors spilled, by similar amounts (largest at most %s× the median; the analysis' uniform_spill finding); they have spilled {{ $value | humanize1024 }}B in all.", pct(f.UniformSpillShare), num(f.UniformSpillMaxRatio))),
 		alert("SparkExecutorSpillSkew", th.SkewedSpillFor, "warning",
-			`max by (app_id, app_name, stage_id, executor_id) (spark_app_finding{kind="skewed_spill"} == 1)
-* on (app_id, app_name, executor_id) group_left ()
-sum by (app_id, app_name, executor_id) (spark_executor_spill_bytes_total{medium="memory"})`,
+			findingExpr(analysis.KindSkewedSpill, "app_id, app_name, stage_id, executor_id", `sum by (app_id, app_name, executor_id) (spark_executor_spill_bytes_total{medium="memory"})`),
 			"Executor {{ $labels.executor_id }} of {{ $labels.app_name }} spills far more than the others.",
-			"In stage {{ $labels.stage_id }} of {{ $labels.app_name }} ({{ $labels.app_id }}) executor {{ $labels.executor_id }} spilled at least 3× the median of the spilling executors (the analysis' skewed_spill finding); it has spilled {{ $value | humanize1024 }}B in all: its partitions are skewed."),
+			fmt.Sprintf("In stage {{ $labels.stage_id }} of {{ $labels.app_name }} ({{ $labels.app_id }}) executor {{ $labels.executor_id }} spilled at least %s× the median of the spilling executors (the analysis' skewed_spill finding); it has spilled {{ $value | humanize1024 }}B in all: its partitions are skewed.", num(f.SkewedSpillRatio))),
 		alert("SparkExecutorBlocked", th.BlockedRatioFor, "warning",
 			fmt.Sprintf(`spark_executor_blocked_ratio > %s`, num(th.BlockedRatio)),
 			"Task threads of executor {{ $labels.executor_id }} of {{ $labels.app_id }} are mostly blocked.",
@@ -152,15 +149,3 @@ func dur(d time.Duration) string {
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 func pct(f float64) string { return num(f*100) + "%" }
-
-func humanBytes(b float64) string {
-	for _, u := range []struct {
-		suffix string
-		size   float64
-	}{{"Gi", 1 << 30}, {"Mi", 1 << 20}, {"Ki", 1 << 10}} {
-		if b >= u.size {
-			return num(b/u.size) + " " + u.suffix
-		}
-	}
-	return num(b) + " "
-}

@@ -3,36 +3,27 @@
 // the promtool unit tests that pin every alert's behaviour.
 package alerts
 
-import "time"
+import (
+	"time"
+
+	"github.com/sparkglance/sparkglance/internal/analysis"
+)
 
 // Thresholds is the one place where every alert's trigger and delay is
-// set. Change a value here, run `make dashboards`, and the rule file, the
-// PrometheusRule manifest and the runbook links follow.
+// set. Alerts about a finding fire on spark_app_finding and quote the
+// analysis' own thresholds (Findings, from analysis.DefaultThresholds, the
+// same numbers the --finding.* flags default to); the other alerts need
+// PromQL and own their triggers here. Change a value, run `make docs`, and
+// the rule file, the PrometheusRule manifest and the runbook links follow.
 type Thresholds struct {
-	// LowEfficiency: running tasks used less than this share of the
-	// available cores' CPU, averaged over 5m…
-	LowEfficiency    float64
-	LowEfficiencyFor time.Duration
+	// Findings are the analysis' triggers, quoted by the finding alerts.
+	Findings analysis.Thresholds
 
-	// SingleCoreMinCores: one task at a time while at least this many
-	// cores were available (the repartition(1) / coalesce(1) signature).
-	SingleCoreMinCores int
-	SingleCoreFor      time.Duration
-
-	// UniformSpillShare: at least this share of executors spill, and the
-	// largest spiller spills at most UniformSpillMaxRatio × the median.
-	UniformSpillShare    float64
-	UniformSpillMaxRatio float64
-	// SpillMinBytesPerSecond keeps the uniform-spill alert quiet on trivial spill.
-	SpillMinBytesPerSecond float64
-	UniformSpillFor        time.Duration
-
-	// SkewedSpillFor: how long the analysis' skewed_spill finding must
-	// stand. Its trigger (one executor spilled ≥ 3× the median of the
-	// spilling executors of a stage) is the analysis' own threshold
-	// (collectors/analysis Thresholds.SkewedSpillRatio): only a whole
-	// stage shows skew, which a rate over a time window blurs.
-	SkewedSpillFor time.Duration
+	// How long each finding must stand before its alert fires.
+	LowEfficiencyFor time.Duration // low_efficiency
+	SingleCoreFor    time.Duration // single_core_stage
+	UniformSpillFor  time.Duration // uniform_spill
+	SkewedSpillFor   time.Duration // skewed_spill
 
 	// BlockedRatio: share of task-thread samples not running (Flink's HIGH
 	// back-pressure level starts above 0.5).
@@ -54,18 +45,12 @@ type Thresholds struct {
 // DefaultThresholds are the values shipped in alerts/sparkglance-rules.yml.
 func DefaultThresholds() Thresholds {
 	return Thresholds{
-		LowEfficiency:    0.3,
+		Findings: analysis.DefaultThresholds(),
+
 		LowEfficiencyFor: 15 * time.Minute,
-
-		SingleCoreMinCores: 4,
-		SingleCoreFor:      2 * time.Minute,
-
-		UniformSpillShare:      0.8,
-		UniformSpillMaxRatio:   2,
-		SpillMinBytesPerSecond: 1 << 20,
-		UniformSpillFor:        10 * time.Minute,
-
-		SkewedSpillFor: time.Minute,
+		SingleCoreFor:    2 * time.Minute,
+		UniformSpillFor:  10 * time.Minute,
+		SkewedSpillFor:   time.Minute,
 
 		BlockedRatio:    0.5,
 		BlockedRatioFor: 5 * time.Minute,

@@ -1,3 +1,5 @@
+//go:build e2e
+
 package deploy_test
 
 import (
@@ -41,7 +43,8 @@ var quietInDemo = []string{"sparkglance_eventlog_errors_total"}
 // `sparkglance serve --demo`, with a real Alertmanager delivering to a
 // webhook here: every demo-fed dashboard query returns data, and the
 // demo's repartition(1) and skewed stages fire their alerts. It takes
-// about 3 minutes; -short skips it.
+// about 3 minutes, so it is behind the e2e build tag (make e2e); -short
+// skips it too.
 func TestEndToEndDemo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end demo test takes ~3 minutes")

@@ -1,40 +1,40 @@
 package exporter
 
 import (
-	"runtime"
 	"runtime/debug"
 
 	"github.com/prometheus/client_golang/prometheus"
+	versioncollector "github.com/prometheus/client_golang/prometheus/collectors/version"
+	"github.com/prometheus/common/version"
 )
 
-// newBuildInfo returns the sparkglance_build_info gauge, always 1, labelled
-// with what was built.
-func newBuildInfo(version string) prometheus.Collector {
-	g := prometheus.NewGauge(prometheus.GaugeOpts{
-		Namespace: namespace,
-		Name:      "build_info",
-		Help:      "sparkglance: constant 1, labelled by the version, VCS revision and Go toolchain it was built from.",
-		ConstLabels: prometheus.Labels{
-			"version":   version,
-			"revision":  vcsRevision(),
-			"goversion": runtime.Version(),
-			"goos":      runtime.GOOS,
-			"goarch":    runtime.GOARCH,
-		},
-	})
-	g.Set(1)
-	return g
-}
+// The build information lives in github.com/prometheus/common/version, which
+// `make build` stamps with -ldflags -X (version, revision, branch, build user
+// and date). `sparkglance --version` prints it and sparkglance_build_info
+// carries it, so the two always agree.
+func init() { fillUnstampedVersion(debug.ReadBuildInfo) }
 
-// vcsRevision is the commit the binary was built from, as the go command
-// stamps it, or "unknown" (e.g. in tests).
-func vcsRevision() string {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" && s.Value != "" {
-				return s.Value
-			}
+// fillUnstampedVersion gives a binary built without the Makefile's -ldflags
+// (a plain `go build`, `go run`, a test) values that say so instead of empty
+// labels: the module version the go command recorded, or "(devel)", and
+// "unknown" for what only the Makefile knows.
+func fillUnstampedVersion(readBuildInfo func() (*debug.BuildInfo, bool)) {
+	if version.Version == "" {
+		version.Version = "(devel)"
+		if bi, ok := readBuildInfo(); ok && bi.Main.Version != "" {
+			version.Version = bi.Main.Version
 		}
 	}
-	return "unknown"
+	for _, v := range []*string{&version.Branch, &version.BuildUser, &version.BuildDate} {
+		if *v == "" {
+			*v = "unknown"
+		}
+	}
+	if version.Revision == "" && version.GetRevision() == "" {
+		version.Revision = "unknown"
+	}
 }
+
+// newBuildInfo returns sparkglance_build_info: constant 1, labelled by
+// version, revision, branch, Go version, OS, architecture and build tags.
+func newBuildInfo() prometheus.Collector { return versioncollector.NewCollector(namespace) }

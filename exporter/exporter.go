@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/version"
 	"github.com/prometheus/exporter-toolkit/web"
 	"golang.org/x/net/netutil"
 )
@@ -48,7 +49,7 @@ func New(cfg Config, cat *Catalog, logger *slog.Logger) (*Exporter, error) {
 		return nil, fmt.Errorf("--web.telemetry-path %q must start with /", cfg.TelemetryPath)
 	}
 	if cfg.Version == "" {
-		cfg.Version = "devel"
+		cfg.Version = version.Version
 	}
 	if err := cfg.OTLP.validate(); err != nil {
 		return nil, err
@@ -58,7 +59,7 @@ func New(cfg Config, cat *Catalog, logger *slog.Logger) (*Exporter, error) {
 	}
 	e := &Exporter{cfg: cfg, logger: logger, self: prometheus.NewRegistry()}
 	e.self.MustRegister(
-		newBuildInfo(cfg.Version),
+		newBuildInfo(),
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)

@@ -18,7 +18,7 @@ type Expr struct {
 }
 
 // Known reports which metric names expressions may use: those
-// docs/metrics.md documents, the issues' Contract names of collectors
+// docs/metrics.md documents, the Contract names of collectors
 // docs/metrics.md documents nothing of yet (logged), and the given
 // recording rules.
 func Known(t testing.TB, recorded []string) func(string) bool {
@@ -36,7 +36,7 @@ func Known(t testing.TB, recorded []string) func(string) bool {
 		if slices.ContainsFunc(names, docs.Has) {
 			continue
 		}
-		t.Logf("docs/metrics.md documents no metric of %q yet: accepting its names from the issues", collector)
+		t.Logf("docs/metrics.md documents no metric of %q yet: accepting its names from promqltest.Contract", collector)
 		for _, n := range names {
 			extra[n] = true
 		}

@@ -120,11 +120,12 @@ func Documented(moduleRoot string) (Docs, error) {
 	return ParseDocs(string(b)), nil
 }
 
-// Contract lists, per collector, the metric names the issues define.
+// Contract lists, per collector, the metric names its design promises
+// (what dashboards and alerts were written against).
 // A collector's names are accepted from this list only while
 // docs/metrics.md documents none of them (its section is not written yet).
 var Contract = map[string][]string{
-	// event-log collector and exporter (issue 4)
+	// event-log collector and exporter
 	"eventlog": {"spark_app_info", "spark_app_start_time_seconds", "spark_app_end_time_seconds",
 		"spark_app_cores", "spark_app_core_seconds_total", "spark_app_active_tasks", "spark_app_tasks_total",
 		"spark_app_interval_efficiency", "spark_app_interval_time_ratio", "spark_app_interval_start_time_seconds",
@@ -135,16 +136,16 @@ var Contract = map[string][]string{
 		"sparkglance_build_info", "sparkglance_eventlog_apps", "sparkglance_eventlog_bytes_read_total",
 		"sparkglance_eventlog_events_total", "sparkglance_eventlog_errors_total", "sparkglance_eventlog_lag_seconds",
 		"sparkglance_scrape_collector_success", "sparkglance_scrape_collector_duration_seconds"},
-	// node agent (issue 6)
+	// node agent
 	"process": {"spark_process_cpu_seconds_total", "spark_process_cpu_load_ratio", "spark_executor_energy_joules_total",
 		"spark_node_energy_joules_total", "spark_node_cpu_tdp_watts", "sparkglance_process_discovered"},
-	// stack sampling (issue 7)
+	// stack sampling
 	"stacks": {"spark_thread_samples_total", "spark_executor_blocked_ratio",
 		"sparkglance_stacks_dump_duration_seconds", "sparkglance_stacks_errors_total"},
-	// Spark endpoints (issue 8); spark_metrics_* follow Spark's own key names
+	// Spark endpoints; spark_metrics_* follow Spark's own key names
 	"spark": {"spark_plugin_energy_total_wh", "spark_target_up",
 		"spark_metrics_executor_metrics_jvm_heap_memory_bytes", "spark_metrics_executor_metrics_total_gc_time_seconds_total"},
-	// SQL operators (issue 9)
+	// SQL operators
 	"sql": {"spark_sql_executions_total", "spark_sql_execution_duration_seconds",
 		"spark_sql_operator_time_seconds_total", "spark_sql_operator_spill_bytes_total", "spark_sql_operator_peak_memory_bytes"},
 }

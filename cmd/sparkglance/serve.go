@@ -8,6 +8,7 @@ import (
 
 	"github.com/alecthomas/kingpin/v2"
 	"github.com/prometheus/common/promslog"
+	"github.com/prometheus/common/version"
 
 	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
@@ -39,7 +40,7 @@ func (c *serveCommand) run(ctx context.Context) error {
 	}
 	logger := promslog.New(&c.cfg.Log)
 	cfg := *c.cfg
-	cfg.Version = versionString()
+	cfg.Version = version.Version
 	var demoDir string
 	if *c.demo.enabled {
 		dir, err := prepareDemo(c.demo)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/alecthomas/kingpin/v2"
+	"github.com/prometheus/common/version"
 
 	"github.com/sparkglance/sparkglance/internal/testkit"
 )
@@ -17,9 +18,9 @@ import (
 func TestServeRunsUntilCancelled(t *testing.T) {
 	addr, stop := runServe(t, "--log.level=warn")
 	body := testkit.PollGet("http://"+addr+"/metrics", 10*time.Second, 50*time.Millisecond, func(string) bool { return true })
-	want := `sparkglance_build_info{goarch=`
-	if !strings.Contains(body, want) || !strings.Contains(body, `version="`+versionString()+`"`) {
-		t.Errorf("/metrics lacks build info with version %q:\n%.500s", versionString(), body)
+	want := `sparkglance_build_info{`
+	if !strings.Contains(body, want) || !strings.Contains(body, `version="`+version.Version+`"`) {
+		t.Errorf("/metrics lacks build info with version %q:\n%.500s", version.Version, body)
 	}
 	stop()
 }

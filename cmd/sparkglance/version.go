@@ -1,16 +1,14 @@
 package main
 
-import "runtime/debug"
+import (
+	"github.com/prometheus/common/version"
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = ""
+	// The exporter fills what -ldflags did not stamp (see exporter/buildinfo.go);
+	// importing it here makes --version show the same values as the scrape.
+	_ "github.com/sparkglance/sparkglance/exporter"
+)
 
-func versionString() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "devel"
-}
+// versionString is what `sparkglance --version` prints: Prometheus' usual
+// block of version, branch, revision, build user and date, Go version and
+// platform, stamped by `make build`.
+func versionString() string { return version.Print("sparkglance") }

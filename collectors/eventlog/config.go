@@ -110,5 +110,5 @@ func declareFlags(g exporter.FlagGroup) {
 		Default("false").BoolVar(&c.FollowExternalLinks)
 	g.Flag("sql.max-operators", "Operator names kept per application in spark_sql_operator_* (by time; the rest are summed as \"other\").").
 		Default(fmt.Sprint(d.SQLMaxOperators)).IntVar(&c.SQLMaxOperators)
-	analysis.RegisterThresholdFlags(g, &c.Analysis)
+	RegisterFindingFlags(g, &c.Analysis)
 }

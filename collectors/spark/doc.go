@@ -21,9 +21,9 @@
 // Metrics system: a registry key <namespace>.<instance>.<source>.<name>
 // becomes spark_metrics_<source>_<name> in snake_case with labels app_id,
 // app_name (from the REST API) and executor_id ("driver" or the executor
-// id; "" for master, worker and shuffle-service keys). (The issue asked
-// for a label named instance; it would clash with Prometheus' own target
-// label, so it is executor_id, as in the REST series.) Counters and meters
+// id; "" for master, worker and shuffle-service keys). (Not a label
+// named instance: it would clash with Prometheus' own target label; the
+// name is executor_id, as in the REST series.) Counters and meters
 // get _total; histograms and timers are summaries (timers in seconds);
 // _MB gauges become _bytes, and the task-metric counters, JVM CPU and GC
 // times, whose units are documented but not in their names, become

@@ -38,7 +38,9 @@ type Config struct {
 	SQLMaxExecutions int
 }
 
-// Thresholds holds every finding's trigger. The defaults come from the issue.
+// Thresholds holds every finding's trigger. DefaultThresholds is the one
+// source of the shipped values: the --finding.* flags default to them and
+// the alert rules (package alerts) quote them.
 type Thresholds struct {
 	SingleCoreMinDuration time.Duration // single_core_stage: one task at a time for at least this long…
 	SingleCoreMinCores    int           // …while at least this many cores were available
@@ -59,7 +61,7 @@ type Thresholds struct {
 	MinStageRunTime time.Duration
 }
 
-// DefaultConfig returns 10 s intervals and the issue's thresholds.
+// DefaultConfig returns 10 s intervals and the default finding thresholds.
 func DefaultConfig() Config {
 	return Config{
 		Interval:           10 * time.Second,
@@ -69,7 +71,8 @@ func DefaultConfig() Config {
 	}
 }
 
-// DefaultThresholds returns the issue's finding thresholds.
+// DefaultThresholds returns the shipped finding thresholds: the levels at
+// which a pattern is costly enough to be worth a sentence of advice.
 func DefaultThresholds() Thresholds {
 	return Thresholds{
 		SingleCoreMinDuration: 30 * time.Second,

@@ -87,7 +87,8 @@ func (ex *executor) notePeaks(metrics []sparklog.NamedValue) {
 	}
 }
 
-// Executor is the REST API's ExecutorSummary subset named in the issue;
+// Executor is the subset of the REST API's ExecutorSummary the report
+// keeps (the fields its charts and findings use);
 // times are epoch ms (0 = absent).
 type Executor struct {
 	ID                string `json:"id"`

@@ -38,55 +38,168 @@ type Finding struct {
 	Operator    string `json:"operator,omitempty"`
 }
 
-func stageFinding(kind string, s *Stage, numbers map[string]float64, advice string) Finding {
+func stageFinding(s *Stage, numbers map[string]float64) Finding {
 	id, att := s.StageID, s.AttemptID
-	return Finding{Kind: kind, StageID: &id, StageAttemptID: &att, Numbers: numbers, Advice: advice}
+	return Finding{StageID: &id, StageAttemptID: &att, Numbers: numbers}
+}
+
+// FindingRule is one kind of finding: its thresholds (which become
+// --finding.* flags and the alert rules' numbers), the advice it gives and
+// how it is checked. Exactly one of checkStage and checkApp is set.
+type FindingRule struct {
+	Kind       string
+	Thresholds []Threshold
+	Advice     string
+	// checkStage looks at one stage attempt; checkApp at the whole report.
+	// Both return findings without Kind and Advice, which come from the rule.
+	checkStage func(s *Stage, th Thresholds) []Finding
+	checkApp   func(r *Report, th Thresholds) []Finding
+}
+
+// FindingRules returns every application-level finding, in the order the
+// report lists them (per stage, then over the whole application).
+func FindingRules() []FindingRule { return slices.Clone(findingRules) }
+
+// FindingRuleOf returns the rule of kind, or false.
+func FindingRuleOf(kind string) (FindingRule, bool) {
+	i := slices.IndexFunc(findingRules, func(r FindingRule) bool { return r.Kind == kind })
+	if i < 0 {
+		return FindingRule{}, false
+	}
+	return findingRules[i], true
+}
+
+var findingRules = []FindingRule{
+	{
+		Kind:       KindSingleCoreStage,
+		Thresholds: []Threshold{thSingleCoreMinDuration, thSingleCoreMinCores},
+		Advice:     "This stage ran one task at a time while many cores sat idle, the repartition(1)/coalesce(1) signature: keep more partitions until the final write.",
+		checkStage: func(s *Stage, th Thresholds) []Finding {
+			if s.SingleTaskMs < th.SingleCoreMinDuration.Milliseconds() {
+				return nil
+			}
+			return []Finding{stageFinding(s, map[string]float64{"singleTaskSeconds": float64(s.SingleTaskMs) / 1e3, "minCores": float64(th.SingleCoreMinCores)})}
+		},
+	},
+	{
+		Kind:       KindUniformSpill,
+		Thresholds: []Threshold{thUniformSpillShare, thUniformSpillMaxRatio},
+		Advice:     "Nearly every executor spilled about the same amount: executor memory is too small for this stage; raise spark.executor.memory or use more partitions.",
+		checkStage: func(s *Stage, th Thresholds) []Finding {
+			sp, ok := stageSpill(s)
+			if !ok || sp.share < th.UniformSpillShare || sp.top/sp.median > th.UniformSpillMaxRatio {
+				return nil
+			}
+			return []Finding{stageFinding(s, map[string]float64{"spillingExecutorShare": sp.share, "maxToMedian": sp.top / sp.median, "medianSpillBytes": sp.median})}
+		},
+	},
+	{
+		Kind:       KindSkewedSpill,
+		Thresholds: []Threshold{thSkewedSpillRatio},
+		Advice:     "One executor spilled far more than the others: its partitions are skewed; repartition on a better key or salt the hot keys.",
+		checkStage: func(s *Stage, th Thresholds) []Finding {
+			sp, ok := stageSpill(s)
+			if !ok || sp.spilling < 2 || sp.top < th.SkewedSpillRatio*sp.median {
+				return nil
+			}
+			f := stageFinding(s, map[string]float64{"maxSpillBytes": sp.top, "medianSpillBytes": sp.median, "maxToMedian": sp.top / sp.median})
+			f.ExecutorID = sp.topID
+			return []Finding{f}
+		},
+	},
+	{
+		Kind:       KindTaskSkew,
+		Thresholds: []Threshold{thTaskSkewMinMax, thTaskSkewRatio},
+		Advice:     "One task ran far longer than the median: the data is skewed across partitions; salt the hot keys or enable adaptive skew-join handling.",
+		checkStage: func(s *Stage, th Thresholds) []Finding {
+			q := s.TaskDurations
+			if q == nil || q.Max <= float64(th.TaskSkewMinMax.Milliseconds()) || q.Max < th.TaskSkewRatio*q.Median {
+				return nil
+			}
+			return []Finding{stageFinding(s, map[string]float64{"maxTaskMs": q.Max, "medianTaskMs": q.Median})}
+		},
+	},
+	{
+		Kind:       KindGCPressure,
+		Thresholds: []Threshold{thGCShare, thMinStageRunTime},
+		Advice:     "Tasks spent much of their time in garbage collection: give executors more memory or fewer cores each, or cache less.",
+		checkStage: func(s *Stage, th Thresholds) []Finding {
+			run := float64(s.ExecutorRunTime)
+			if !longEnough(s, th) || float64(s.JVMGCTime) <= th.GCShare*run {
+				return nil
+			}
+			return []Finding{stageFinding(s, map[string]float64{"gcShare": float64(s.JVMGCTime) / run, "jvmGcTimeMs": float64(s.JVMGCTime), "executorRunTimeMs": run})}
+		},
+	},
+	{
+		Kind:       KindShuffleWait,
+		Thresholds: []Threshold{thShuffleWaitShare, thMinStageRunTime},
+		Advice:     "Tasks waited long for remote shuffle blocks: check network and shuffle-service load, or reduce the shuffled data.",
+		checkStage: func(s *Stage, th Thresholds) []Finding {
+			run := float64(s.ExecutorRunTime)
+			if !longEnough(s, th) || float64(s.ShuffleFetchWaitTime) <= th.ShuffleWaitShare*run {
+				return nil
+			}
+			return []Finding{stageFinding(s, map[string]float64{"fetchWaitShare": float64(s.ShuffleFetchWaitTime) / run, "shuffleFetchWaitTimeMs": float64(s.ShuffleFetchWaitTime), "executorRunTimeMs": run})}
+		},
+	},
+	{
+		Kind:       KindLowEfficiency,
+		Thresholds: []Threshold{thLowEfficiency, thLowEfficiencyFor},
+		Advice:     "Tasks were running but used little of the available CPU: look for waiting on I/O, shuffle or too few tasks for the cores.",
+		checkApp: func(r *Report, th Thresholds) []Finding {
+			if !r.CPUTimeAvailable {
+				return nil
+			}
+			return runs(r.Intervals, th.LowEfficiencyFor.Milliseconds(), func(iv *Interval) bool {
+				return iv.TaskSeconds > 0 && iv.AvailableCoreSeconds > 0 && iv.Efficiency < th.LowEfficiency
+			}, func(used, avail float64) Finding {
+				return Finding{Numbers: map[string]float64{"efficiency": used / avail}}
+			}, func(iv *Interval) float64 { return iv.CPUSeconds })
+		},
+	},
+	{
+		Kind:       KindIdleExecutors,
+		Thresholds: []Threshold{thIdleShare, thIdleFor},
+		Advice:     "Executors sat mostly idle for minutes: enable dynamic allocation or use fewer executors.",
+		checkApp: func(r *Report, th Thresholds) []Finding {
+			return runs(r.Intervals, th.IdleFor.Milliseconds(), func(iv *Interval) bool {
+				return iv.AvailableCoreSeconds > 0 && iv.TaskSeconds < th.IdleShare*iv.AvailableCoreSeconds
+			}, func(used, avail float64) Finding {
+				return Finding{Numbers: map[string]float64{"usedShare": used / avail, "idleCoreSeconds": avail - used}}
+			}, func(iv *Interval) float64 { return iv.TaskSeconds })
+		},
+	},
+}
+
+// longEnough keeps gc_pressure and shuffle_wait quiet on stages whose tasks
+// ran too little in total for a ratio to mean anything.
+func longEnough(s *Stage, th Thresholds) bool {
+	run := float64(s.ExecutorRunTime)
+	return run > 0 && run >= float64(th.MinStageRunTime.Milliseconds())
 }
 
 func (a *App) findings(r *Report) []Finding {
 	th := a.cfg.Thresholds
 	out := []Finding{}
+	add := func(rule *FindingRule, fs []Finding) {
+		for _, f := range fs {
+			f.Kind, f.Advice = rule.Kind, rule.Advice
+			out = append(out, f)
+		}
+	}
 	for i := range r.Stages {
-		s := &r.Stages[i]
-		if s.SingleTaskMs >= th.SingleCoreMinDuration.Milliseconds() {
-			out = append(out, stageFinding(KindSingleCoreStage, s,
-				map[string]float64{"singleTaskSeconds": float64(s.SingleTaskMs) / 1e3, "minCores": float64(th.SingleCoreMinCores)},
-				"This stage ran one task at a time while many cores sat idle, the repartition(1)/coalesce(1) signature: keep more partitions until the final write."))
-		}
-		out = append(out, spillFindings(s, th)...)
-		if q := s.TaskDurations; q != nil && q.Max > float64(th.TaskSkewMinMax.Milliseconds()) && q.Max >= th.TaskSkewRatio*q.Median {
-			out = append(out, stageFinding(KindTaskSkew, s,
-				map[string]float64{"maxTaskMs": q.Max, "medianTaskMs": q.Median},
-				"One task ran far longer than the median: the data is skewed across partitions; salt the hot keys or enable adaptive skew-join handling."))
-		}
-		run := float64(s.ExecutorRunTime)
-		if run >= float64(th.MinStageRunTime.Milliseconds()) && run > 0 {
-			if float64(s.JVMGCTime) > th.GCShare*run {
-				out = append(out, stageFinding(KindGCPressure, s,
-					map[string]float64{"gcShare": float64(s.JVMGCTime) / run, "jvmGcTimeMs": float64(s.JVMGCTime), "executorRunTimeMs": run},
-					"Tasks spent much of their time in garbage collection: give executors more memory or fewer cores each, or cache less."))
-			}
-			if float64(s.ShuffleFetchWaitTime) > th.ShuffleWaitShare*run {
-				out = append(out, stageFinding(KindShuffleWait, s,
-					map[string]float64{"fetchWaitShare": float64(s.ShuffleFetchWaitTime) / run, "shuffleFetchWaitTimeMs": float64(s.ShuffleFetchWaitTime), "executorRunTimeMs": run},
-					"Tasks waited long for remote shuffle blocks: check network and shuffle-service load, or reduce the shuffled data."))
+		for j := range findingRules {
+			if rule := &findingRules[j]; rule.checkStage != nil {
+				add(rule, rule.checkStage(&r.Stages[i], th))
 			}
 		}
 	}
-	if r.CPUTimeAvailable {
-		out = append(out, runs(r.Intervals, th.LowEfficiencyFor.Milliseconds(), func(iv *Interval) bool {
-			return iv.TaskSeconds > 0 && iv.AvailableCoreSeconds > 0 && iv.Efficiency < th.LowEfficiency
-		}, func(used, avail float64) Finding {
-			return Finding{Kind: KindLowEfficiency, Numbers: map[string]float64{"efficiency": used / avail},
-				Advice: "Tasks were running but used little of the available CPU: look for waiting on I/O, shuffle or too few tasks for the cores."}
-		}, func(iv *Interval) float64 { return iv.CPUSeconds })...)
+	for j := range findingRules {
+		if rule := &findingRules[j]; rule.checkApp != nil {
+			add(rule, rule.checkApp(r, th))
+		}
 	}
-	out = append(out, runs(r.Intervals, th.IdleFor.Milliseconds(), func(iv *Interval) bool {
-		return iv.AvailableCoreSeconds > 0 && iv.TaskSeconds < th.IdleShare*iv.AvailableCoreSeconds
-	}, func(used, avail float64) Finding {
-		return Finding{Kind: KindIdleExecutors, Numbers: map[string]float64{"usedShare": used / avail, "idleCoreSeconds": avail - used},
-			Advice: "Executors sat mostly idle for minutes: enable dynamic allocation or use fewer executors."}
-	}, func(iv *Interval) float64 { return iv.TaskSeconds })...)
 	return out
 }
 
@@ -116,11 +229,18 @@ func runs(ivs []Interval, minMs int64, bad func(*Interval) bool, mk func(used, a
 	return out
 }
 
-// spillFindings looks at spill per executor in a stage: memory bytes
-// spilled, or disk bytes when memory is not reported.
-func spillFindings(s *Stage, th Thresholds) []Finding {
+// spill summarises a stage's spill per executor: memory bytes spilled, or
+// disk bytes when memory is not reported, over the executors that spilled.
+type spill struct {
+	spilling    int     // executors that spilled
+	share       float64 // spilling / all executors of the stage
+	median, top float64 // bytes: median and largest per spilling executor
+	topID       string  // the largest spiller
+}
+
+func stageSpill(s *Stage) (spill, bool) {
 	if len(s.ExecutorSummary) == 0 {
-		return nil
+		return spill{}, false
 	}
 	type ex struct {
 		id    string
@@ -137,7 +257,7 @@ func spillFindings(s *Stage, th Thresholds) []Finding {
 		}
 	}
 	if len(spilling) == 0 {
-		return nil
+		return spill{}, false
 	}
 	slices.SortFunc(spilling, func(x, y ex) int { return cmp.Or(cmp.Compare(x.spill, y.spill), cmp.Compare(x.id, y.id)) })
 	n := len(spilling)
@@ -145,22 +265,10 @@ func spillFindings(s *Stage, th Thresholds) []Finding {
 	if n%2 == 0 {
 		median = (spilling[n/2-1].spill + spilling[n/2].spill) / 2
 	}
-	top := spilling[n-1]
-	share := float64(n) / float64(len(s.ExecutorSummary))
-	var out []Finding
-	if share >= th.UniformSpillShare && top.spill/median <= th.UniformSpillMaxRatio {
-		out = append(out, stageFinding(KindUniformSpill, s,
-			map[string]float64{"spillingExecutorShare": share, "maxToMedian": top.spill / median, "medianSpillBytes": median},
-			"Nearly every executor spilled about the same amount: executor memory is too small for this stage; raise spark.executor.memory or use more partitions."))
-	}
-	if n >= 2 && top.spill >= th.SkewedSpillRatio*median {
-		f := stageFinding(KindSkewedSpill, s,
-			map[string]float64{"maxSpillBytes": top.spill, "medianSpillBytes": median, "maxToMedian": top.spill / median},
-			"One executor spilled far more than the others: its partitions are skewed; repartition on a better key or salt the hot keys.")
-		f.ExecutorID = top.id
-		out = append(out, f)
-	}
-	return out
+	return spill{
+		spilling: n, share: float64(n) / float64(len(s.ExecutorSummary)),
+		median: median, top: spilling[n-1].spill, topID: spilling[n-1].id,
+	}, true
 }
 
 // sqlFindings converts the per-SQL-operator findings.

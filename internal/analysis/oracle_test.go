@@ -10,7 +10,8 @@ import (
 )
 
 // Parity with Spark's History Server answers in shared/oracle: every field
-// the issue names must equal Spark's.
+// listed below, the ones the report shares with Spark's REST API, must
+// equal Spark's.
 
 var stageFields = []string{"stageId", "attemptId", "name", "status", "numTasks", "numActiveTasks",
 	"numCompleteTasks", "numFailedTasks", "numKilledTasks", "executorRunTime", "executorCpuTime",

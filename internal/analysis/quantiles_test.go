@@ -43,8 +43,8 @@ func TestQuantilesSketch(t *testing.T) {
 	}
 }
 
-// The JSON has the issue's shape, with arrays (never null) for stages and
-// spill.
+// The JSON has the shape `analyze --json` prints (analysis.Report), with
+// arrays (never null) for stages and spill.
 func TestReportJSONShape(t *testing.T) {
 	r := analyzePath(t, testkit.Events(t, "local-1642039451826"), DefaultConfig())
 	b, err := json.Marshal(r)

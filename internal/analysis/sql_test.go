@@ -9,8 +9,8 @@ import (
 	"github.com/sparkglance/sparkglance/internal/testkit"
 )
 
-// TestReportSQL: the report carries the SQL executions in the JSON
-// shape, and the per-operator findings join the list.
+// TestReportSQL: the report carries the SQL executions in the report's
+// JSON shape, and the per-operator findings join the list.
 func TestReportSQL(t *testing.T) {
 	r := analyzePath(t, testkit.Events(t, "local-1642039451826"), DefaultConfig())
 	if len(r.SQL) != 2 || r.SQL[0].Status != sqlops.StatusCompleted || len(r.SQL[0].Operators) != 14 {

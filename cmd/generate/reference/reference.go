@@ -15,8 +15,8 @@ import (
 // (exporter/scrape.go, exporter/buildinfo.go); the integration test checks
 // that a real scrape carries exactly these HELP texts.
 var exporterMetrics = []*sm.Metric{
-	sm.New("sparkglance_build_info", sm.Gauge, "1", []string{"version", "revision", "goversion", "goos", "goarch"},
-		"sparkglance: constant 1, labelled by the version, VCS revision and Go toolchain it was built from."),
+	sm.New("sparkglance_build_info", sm.Gauge, "1", []string{"version", "revision", "branch", "goversion", "goos", "goarch", "tags"},
+		"A metric with a constant '1' value labeled by version, revision, branch, goversion from which sparkglance was built, and the goos and goarch for the build."),
 	sm.New("sparkglance_scrape_collector_success", sm.Gauge, "1", []string{"collector"},
 		"sparkglance: whether a collector succeeded within the scrape deadline (1) or failed or timed out (0)."),
 	sm.New("sparkglance_scrape_collector_duration_seconds", sm.Gauge, "s", []string{"collector"},

@@ -86,13 +86,13 @@ func TestJcmdThreadPrint(t *testing.T) {
 func TestDisableAttachMechanismOnCommandLine(t *testing.T) {
 	classes := jvmtest.Compile(t)
 	jvm := jvmtest.Start(t, classes, jvmtest.Options{JVMArgs: []string{"-XX:+DisableAttachMechanism"}}, "spin=1")
-	start := time.Now()
-	_, err := attach.ThreadDump(dumpCtx(t, 10*time.Second), jvm.PID)
-	if !errors.Is(err, attach.ErrAttachDisabled) || !strings.Contains(err.Error(), "DisableAttachMechanism") {
-		t.Fatalf("err = %v, want ErrAttachDisabled naming the flag", err)
-	}
-	if el := time.Since(start); el > time.Second {
-		t.Errorf("took %v; the flag is on the command line, no need to wait", el)
+	// The flag is on the command line, so the client must answer without
+	// waiting for a listener: with a wait longer than the context allows,
+	// waiting would end in ErrTimeout instead of the flag's error.
+	c := attach.Client{ListenerWait: time.Hour}
+	_, err := c.ThreadDump(dumpCtx(t, 10*time.Second), jvm.PID)
+	if !errors.Is(err, attach.ErrAttachDisabled) || errors.Is(err, attach.ErrTimeout) || !strings.Contains(err.Error(), "DisableAttachMechanism") {
+		t.Fatalf("err = %v, want ErrAttachDisabled naming the flag, without waiting for a timeout", err)
 	}
 	if attach.Reason(err) != "attach_disabled" {
 		t.Errorf("Reason = %q", attach.Reason(err))
@@ -116,8 +116,10 @@ func TestDisableAttachMechanismHiddenTimesOut(t *testing.T) {
 		!strings.Contains(err.Error(), "DisableAttachMechanism") {
 		t.Fatalf("err = %v, want ErrAttachDisabled+ErrTimeout naming the flag", err)
 	}
-	if el < 1500*time.Millisecond || el > 4*time.Second {
-		t.Errorf("took %v, want about the 1.5s listener wait", el)
+	// A lower bound only: the client waited the listener wait out (an upper
+	// bound would measure the machine's load; dumpCtx bounds the call).
+	if el < 1500*time.Millisecond {
+		t.Errorf("gave up after %v, before the 1.5s listener wait", el)
 	}
 	select {
 	case <-jvm.Done():
@@ -196,13 +198,11 @@ func TestReplyTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = syscall.Kill(jvm.PID, syscall.SIGCONT) })
-	start := time.Now()
+	// The context's deadline is what ends the call: ErrTimeout says so
+	// (the call cannot return before the JVM answers, and it never will).
 	_, err := c.ThreadDump(dumpCtx(t, 800*time.Millisecond), jvm.PID)
 	if !errors.Is(err, attach.ErrTimeout) || attach.Reason(err) != "timeout" {
 		t.Fatalf("err = %v, want ErrTimeout", err)
-	}
-	if el := time.Since(start); el > 3*time.Second {
-		t.Errorf("took %v with an 800ms deadline", el)
 	}
 }
 

@@ -1,0 +1,32 @@
+package eventlog
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/sparkglance/sparkglance/exporter"
+	"github.com/sparkglance/sparkglance/internal/analysis"
+)
+
+// RegisterFindingFlags declares one --finding.* flag per threshold of
+// analysis.FindingThresholds, defaulting to cfg's current values and writing
+// into cfg. `serve` (through this collector's flags) and `analyze` both use
+// it, so the two agree on names and defaults. It lives here rather than in
+// internal/analysis because only commands, the exporter and collectors know kingpin
+// (exporter.FlagGroup is kingpin's).
+func RegisterFindingFlags(f exporter.FlagGroup, cfg *analysis.Config) {
+	for _, t := range analysis.FindingThresholds() {
+		flag := f.Flag("finding."+t.Name, t.Help)
+		switch p := t.Field(cfg).(type) {
+		case *time.Duration:
+			flag.Default(p.String()).DurationVar(p)
+		case *float64:
+			flag.Default(strconv.FormatFloat(*p, 'g', -1, 64)).Float64Var(p)
+		case *int:
+			flag.Default(fmt.Sprint(*p)).IntVar(p)
+		default:
+			panic(fmt.Sprintf("finding threshold %s points at a %T", t.Name, p))
+		}
+	}
+}

@@ -1,0 +1,113 @@
+// Package layers_test checks the module's import layering: domain code under
+// internal/ knows nothing of collectors, the exporter, commands or the
+// command-line library; a collector knows no other collector and no command.
+package layers_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/sparkglance/sparkglance/internal/testkit"
+)
+
+const module = "github.com/sparkglance/sparkglance"
+
+// knownExceptions are edges the rules forbid but the tree still has, each
+// with the reason. The test fails when one disappears, so the list shrinks.
+var knownExceptions = map[string]string{
+	// The stacks collector finds JVMs through the process collector's shared
+	// agent; it goes once cmd wires collectors together explicitly.
+	module + "/collectors/stacks -> " + module + "/collectors/process": "shared JVM discovery",
+	// The event-log collector tells the Spark endpoints collector which
+	// applications it already covers (so they are not reported twice); it
+	// goes once cmd wires collectors together explicitly.
+	module + "/collectors/eventlog -> " + module + "/collectors/spark": "application claims",
+}
+
+type pkg struct {
+	path          string
+	imports, deps []string
+}
+
+func listPackages(t *testing.T) []pkg {
+	t.Helper()
+	goTool := testkit.RequireTool(t, "go")
+	root, err := testkit.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(goTool, "list", "-deps=false", "-f", `{{.ImportPath}}|{{join .Imports ","}}|{{join .Deps ","}}`, "./...")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	var pkgs []pkg
+	for line := range strings.Lines(strings.TrimSpace(string(out))) {
+		f := strings.Split(strings.TrimSpace(line), "|")
+		if len(f) != 3 {
+			t.Fatalf("go list line %q", line)
+		}
+		pkgs = append(pkgs, pkg{f[0], strings.Split(f[1], ","), strings.Split(f[2], ",")})
+	}
+	if len(pkgs) < 10 {
+		t.Fatalf("go list found only %d packages", len(pkgs))
+	}
+	return pkgs
+}
+
+// under reports whether p is dir or a package below it, relative to the module.
+func under(p, dir string) bool {
+	d := module + "/" + dir
+	return p == d || strings.HasPrefix(p, d+"/")
+}
+
+func TestImportLayers(t *testing.T) {
+	used := map[string]bool{}
+	forbid := func(from, to, why string) {
+		edge := from + " -> " + to
+		if _, ok := knownExceptions[edge]; ok {
+			used[edge] = true
+			return
+		}
+		t.Errorf("%s imports %s: %s", from, to, why)
+	}
+	collector := func(p string) string { // collectors/<name>, or ""
+		rest, ok := strings.CutPrefix(p, module+"/collectors/")
+		if !ok {
+			return ""
+		}
+		name, _, _ := strings.Cut(rest, "/")
+		return name
+	}
+	for _, p := range listPackages(t) {
+		if under(p.path, "internal") {
+			// Every dependency, direct or not: a library below internal/
+			// must not drag the command line or the serving layers in.
+			for _, d := range p.deps {
+				switch {
+				case under(d, "collectors"), under(d, "exporter"), under(d, "cmd"):
+					forbid(p.path, d, "internal/ is the domain layer; collectors, the exporter and commands build on it, not the other way round")
+				case strings.HasPrefix(d, "github.com/alecthomas/kingpin"):
+					forbid(p.path, d, "only cmd/, exporter and collectors/ declare flags (kingpin); internal/ takes plain config structs")
+				}
+			}
+		}
+		if c := collector(p.path); c != "" {
+			for _, d := range p.imports {
+				if other := collector(d); other != "" && other != c {
+					forbid(p.path, d, "a collector must not depend on another collector; cmd wires them")
+				}
+				if under(d, "cmd") {
+					forbid(p.path, d, "collectors must not import commands")
+				}
+			}
+		}
+	}
+	for edge := range knownExceptions {
+		if !used[edge] {
+			t.Errorf("known exception %q no longer occurs: delete it from knownExceptions", edge)
+		}
+	}
+}
