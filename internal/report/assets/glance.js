@@ -95,7 +95,14 @@
       laneEnds[lane] = b.end;
       b.lane = lane;
     }
-    return { n, x, raw, stack, effLine, coreLine, executors, spill, spillMax, bars, lanes: Math.max(1, laneEnds.length) };
+    // Executors alive in each interval (added before its end, not removed
+    // before its start): with the cores line, how the cluster changed.
+    const execCount = new Int32Array(n);
+    for (const e of doc.executors || []) {
+      if (e.id === "driver" || !(e.addTime > 0)) continue;
+      for (let i = 0; i < n; i++) if (e.addTime < ivs[i].end && !(e.removeTime > 0 && e.removeTime <= ivs[i].start)) execCount[i]++;
+    }
+    return { n, x, raw, stack, effLine, coreLine, executors, execCount, spill, spillMax, bars, lanes: Math.max(1, laneEnds.length) };
   }
 
   // ---- shared behaviour of the three charts ----
@@ -198,7 +205,7 @@
       const s = SHARES[k];
       h += `<i style="background:${COLORS[s.key]}"></i>${s.label} ${pct(m.raw[s.key][i])}<br>`;
     }
-    h += `efficiency <b>${pct(iv.efficiency)}</b> · ${num(m.raw.cores[i], 1)} cores available`;
+    h += `efficiency <b>${pct(iv.efficiency)}</b> · ${num(m.raw.cores[i], 1)} cores available · ${num(m.execCount[i])} executor(s)`;
     if (iv.stages && iv.stages.length) h += `<br>stages ${esc(iv.stages.slice(0, 12).join(", "))}${iv.stages.length > 12 ? "…" : ""}`;
     if (!iv.settled) h += `<br><span style="color:#ffd43b">not settled yet (tasks still running)</span>`;
     tooltip(u, h, m.x[i]);
@@ -237,7 +244,18 @@
   function drawSpill(u) {
     const m = state.model, rows = m.executors.length, kind = state.spillKind, max = m.spillMax[kind];
     const { left, top, width, height } = u.bbox;
-    if (!rows || !m.n || width < 1 || height < 1) return;
+    if (width < 1 || height < 1) return;
+    if (!rows || !m.n || !(max > 0)) { // an empty grid reads as "broken": say why it is empty
+      const ctx = u.ctx;
+      ctx.save();
+      ctx.font = `${Math.round(13 * devicePixelRatio)}px system-ui, sans-serif`;
+      ctx.fillStyle = "#868e96"; ctx.textAlign = "center"; ctx.textBaseline = "middle";
+      ctx.fillText(!rows ? "no executor yet" : `no ${kind === "diskBytes" ? "disk" : "memory"} spill in this application` +
+        (m.spillMax[kind === "diskBytes" ? "memoryBytes" : "diskBytes"] > 0 ? ` (there is ${kind === "diskBytes" ? "memory" : "disk"} spill: switch above)` : ""),
+      left + width / 2, top + height / 2);
+      ctx.restore();
+      return;
+    }
     const W = Math.round(width), H = Math.round(height);
     const img = u.ctx.createImageData(W, H), px = new Uint32Array(img.data.buffer);
     const col = new Int16Array(W);
@@ -298,6 +316,7 @@
     ctx.beginPath(); ctx.rect(left, top, width, height); ctx.clip();
     ctx.font = `${Math.round(11 * devicePixelRatio)}px system-ui, sans-serif`;
     ctx.textBaseline = "middle";
+    const labels = [];
     for (const b of m.bars) {
       const x0 = u.valToPos(b.start, "x", true), x1 = Math.max(x0 + devicePixelRatio, u.valToPos(b.end, "x", true));
       if (x1 < left || x0 > left + width) continue;
@@ -316,17 +335,24 @@
         ctx.strokeStyle = "#000"; ctx.lineWidth = 2 * devicePixelRatio;
         ctx.strokeRect(x0, y, x1 - x0, barH);
       }
-      const label = stageLabel(s), vis0 = Math.max(x0, left), avail = Math.min(x1, left + width) - vis0 - 6 * devicePixelRatio;
-      if (barH >= 10 * devicePixelRatio && avail > 14 * devicePixelRatio) {
-        ctx.fillStyle = s.status === "PENDING" || s.status === "SKIPPED" ? "#212529" : "#fff";
-        ctx.fillText(fitText(ctx, label, avail), vis0 + 3 * devicePixelRatio, y + barH / 2);
-      }
+      const vis0 = Math.max(x0, left), avail = Math.min(x1, left + width) - vis0 - 6 * devicePixelRatio;
+      if (barH >= 10 * devicePixelRatio && avail > 14 * devicePixelRatio) labels.push([s, vis0, y, avail]);
+    }
+    // Labels after every bar, so that the next bar in a lane never paints
+    // over the end of one; a label that cannot show its whole stage id is
+    // left out rather than cut to a misleading number.
+    for (const [s, x, y, avail] of labels) {
+      const text = fitText(ctx, stageLabel(s), avail);
+      if (!text.startsWith(stageId(s) + " ") && text !== stageId(s)) continue;
+      ctx.fillStyle = s.status === "PENDING" || s.status === "SKIPPED" ? "#212529" : "#fff";
+      ctx.fillText(text, x + 3 * devicePixelRatio, y + barH / 2);
     }
     ctx.restore();
   }
+  const stageId = s => `${s.stageId}${s.attemptId ? "." + s.attemptId : ""}`;
   function stageLabel(s) {
     const short = String(s.name || "").split(" at ")[0];
-    return `${s.stageId}${s.attemptId ? "." + s.attemptId : ""} ${short}`;
+    return `${stageId(s)} ${short}`;
   }
   function fitText(ctx, t, w) {
     if (ctx.measureText(t).width <= w) return t;
@@ -365,10 +391,15 @@
     const live = execs.filter(e => e.isActive).length;
     const t = doc.totals || {};
     const eff = t.availableCoreSeconds > 0 ? t.cpuSeconds / t.availableCoreSeconds : null;
-    const wasted = t.availableCoreSeconds > 0 ? Math.max(0, t.availableCoreSeconds - t.taskSeconds) / 3600 : null;
-    const coresNow = m.n ? m.raw.cores[m.n - 1] : 0, coresMax = Math.max(0, ...m.raw.cores);
+    // Wasted core time is the available core time not spent on task CPU,
+    // as the fleet dashboard and analyze's totals count it.
+    const wasted = doc.cpuTimeAvailable && t.availableCoreSeconds > 0 ? Math.max(0, t.availableCoreSeconds - t.cpuSeconds) / 3600 : null;
+    // Cores now are the live executors' (the last interval is usually
+    // partial, its average understates them); the maximum is over time.
+    const coresNow = execs.filter(e => e.isActive).reduce((a, e) => a + (e.totalCores || 0), 0);
+    const coresMax = Math.max(0, ...m.raw.cores, doc.live ? coresNow : 0);
     const body = document.body, index = body.dataset.index;
-    const kpi = (v, l, title) => `<div class="kpi"${title ? ` title="${esc(title)}"` : ""}><b>${v}</b><span>${l}</span></div>`;
+    const kpi = (v, l, title, id) => `<div class="kpi"${id ? ` id="kpi-${id}"` : ""}${title ? ` title="${esc(title)}"` : ""}><b>${v}</b><span>${l}</span></div>`;
     document.title = `${doc.appName || doc.appId} · sparkglance`;
     document.getElementById("header").innerHTML =
       `<h1>${esc(doc.appName || "(no name)")} ` +
@@ -380,10 +411,12 @@
       (index ? ` · <a href="${esc(index)}">all applications</a>` : "") + `</div>` +
       `<div class="kpis">` +
       kpi(dur(doc.end - doc.start), doc.live ? "running for" : "duration") +
-      kpi(`${num(execs.length)} <small class="muted">(${num(live)} live)</small>`, "executors") +
-      kpi(`${num(coresNow)} <small class="muted">/ max ${num(coresMax)}</small>`, "cores now / max", "the dashed line in the first chart: cores over time") +
-      kpi(doc.cpuTimeAvailable ? pct(eff) : "n/a", "efficiency (task CPU / core time)", doc.cpuTimeAvailable ? "" : "this log has no Executor CPU Time") +
-      kpi(wasted == null ? "–" : num(wasted, 1), "wasted core-hours (idle)") +
+      kpi(`${num(execs.length)} <small class="muted">(${num(live)} ${doc.live ? "live" : "at the end"})</small>`, "executors",
+        "executors over time: hover the first chart", "executors") +
+      (doc.live ? kpi(`${num(coresNow)} <small class="muted">/ max ${num(coresMax)}</small>`, "cores now / max", "the dashed line in the first chart: cores over time", "cores")
+        : kpi(num(coresMax), "cores (max)", "the dashed line in the first chart: cores over time", "cores")) +
+      kpi(doc.cpuTimeAvailable ? pct(eff) : "n/a", "efficiency (task CPU / core time)", doc.cpuTimeAvailable ? "" : "this log has no Executor CPU Time", "efficiency") +
+      kpi(wasted == null ? "n/a" : num(wasted, 1), "wasted core-hours", "available core time minus task CPU time", "wasted") +
       kpi(num(t.tasks), "tasks") +
       kpi(bytes(t.diskBytesSpilled), "disk spill") +
       (doc.energyJoules > 0 ? kpi(num(doc.energyJoules / 3.6e6, 2) + " kWh", "energy (estimate)") : "") +
@@ -612,17 +645,30 @@
   render(JSON.parse(document.getElementById("glance-doc").textContent));
 
   const liveURL = document.body.dataset.live;
+  // update fetches the live document and redraws the page with it. It
+  // times the redraw itself (lastRenderMs: model, charts, tables, up to the
+  // charts' deferred commit and the layout) apart from the fetch and
+  // parse (lastFetchMs).
+  glance.update = async () => {
+    const t0 = performance.now();
+    const res = await fetch(liveURL, { cache: "no-store", headers: { Accept: "application/json" } });
+    if (!res.ok) throw new Error(res.status + " " + res.statusText);
+    const doc = await res.json();
+    const t1 = performance.now();
+    render(doc);
+    // uPlot commits setData/setScale in microtasks queued during render:
+    // a macrotask later they have all run.
+    await new Promise(r => setTimeout(r, 0));
+    void document.body.offsetHeight; // and the tables' layout
+    glance.lastRenderMs = performance.now() - t1;
+    glance.lastFetchMs = t1 - t0;
+    glance.updates = (glance.updates || 0) + 1;
+  };
   if (liveURL) {
     const poll = async () => {
       const note = document.getElementById("live-state");
       try {
-        const res = await fetch(liveURL, { cache: "no-store", headers: { Accept: "application/json" } });
-        if (!res.ok) throw new Error(res.status + " " + res.statusText);
-        const doc = await res.json();
-        const t0 = performance.now();
-        render(doc);
-        glance.lastRenderMs = performance.now() - t0;
-        glance.updates = (glance.updates || 0) + 1;
+        await glance.update();
         const n = document.getElementById("live-state");
         if (n) n.textContent = "updated " + new Date().toLocaleTimeString();
       } catch (e) {
