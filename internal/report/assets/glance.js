@@ -416,7 +416,7 @@
       (doc.live ? kpi(`${num(coresNow)} <small class="muted">/ max ${num(coresMax)}</small>`, "cores now / max", "the dashed line in the first chart: cores over time", "cores")
         : kpi(num(coresMax), "cores (max)", "the dashed line in the first chart: cores over time", "cores")) +
       kpi(doc.cpuTimeAvailable ? pct(eff) : "n/a", "efficiency (task CPU / core time)", doc.cpuTimeAvailable ? "" : "this log has no Executor CPU Time", "efficiency") +
-      kpi(wasted == null ? "n/a" : num(wasted, 1), "wasted core-hours", "available core time minus task CPU time", "wasted") +
+      kpi(wasted == null ? "n/a" : wasted.toFixed(1), "wasted core-hours", "available core time minus task CPU time", "wasted") +
       kpi(num(t.tasks), "tasks") +
       kpi(bytes(t.diskBytesSpilled), "disk spill") +
       (doc.energyJoules > 0 ? kpi(num(doc.energyJoules / 3.6e6, 2) + " kWh", "energy (estimate)") : "") +
