@@ -296,3 +296,37 @@ func humanBytes(n float64) string {
 	}
 	return fmt.Sprintf("%.0f %s", v, units[i])
 }
+
+// Each wide enough stage bar carries its label inside it: white text on
+// the bar's first pixels (a label drawn with the context's leftover
+// right alignment ends where the bar starts, white on white).
+func TestStageLabelsInsideTheirBars(t *testing.T) {
+	_, doc := simulatedDoc(t)
+	b := reporttest.New(t, 1300, 1000, 90*time.Second)
+	b.Open(t, "file://"+writePage(t, doc))
+	var got []struct {
+		Stage int
+		Width float64
+		Light int
+	}
+	b.Eval(t, `(() => { const u = window.glance.state.charts[2], m = window.glance.state.model, out = [];
+	  const laneH = u.bbox.height / m.lanes;
+	  for (const bar of m.bars) {
+	    const x0 = Math.round(u.valToPos(bar.start, "x", true)), x1 = Math.round(u.valToPos(bar.end, "x", true));
+	    if (x1 - x0 < 80) continue;
+	    const y = Math.round(u.bbox.top + bar.lane * laneH + laneH / 2 - 6);
+	    const d = u.ctx.getImageData(x0 + 2, y, 30, 12).data;
+	    let light = 0;
+	    for (let i = 0; i < d.length; i += 4) if (d[i] > 200 && d[i + 1] > 200) light++;
+	    out.push({ stage: bar.stage.stageId, width: x1 - x0, light });
+	  }
+	  return out; })()`, &got)
+	if len(got) < 3 {
+		t.Fatalf("only %d stage bars wide enough for a label: %+v", len(got), got)
+	}
+	for _, g := range got {
+		if g.Light < 10 {
+			t.Errorf("stage %d (bar %v px wide): no label text inside the bar's start (%d light pixels)", g.Stage, g.Width, g.Light)
+		}
+	}
+}

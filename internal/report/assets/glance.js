@@ -44,21 +44,21 @@
     const x = new Array(n + 1);
     const raw = { cpu: [], shuffle: [], serde: [], gc: [], other: [], idle: [], efficiency: [], cores: [] };
     const stack = SHARES.map(() => new Array(n + 1));
+    const shareRows = SHARES.map(s => raw[s.key]);
     for (let i = 0; i < n; i++) {
-      const iv = ivs[i], a = iv.availableCoreSeconds, w = (iv.end - iv.start) / 1000;
+      const iv = ivs[i], a = iv.availableCoreSeconds, w = (iv.end - iv.start) / 1000, inv = a > 0 ? 1 / a : 0;
       x[i] = iv.start / 1000;
-      const share = v => (a > 0 ? v / a : 0);
       const known = iv.cpuSeconds + iv.shuffleSeconds + iv.serdeSeconds + iv.gcSeconds;
-      raw.cpu.push(share(iv.cpuSeconds));
-      raw.shuffle.push(share(iv.shuffleSeconds));
-      raw.serde.push(share(iv.serdeSeconds));
-      raw.gc.push(share(iv.gcSeconds));
-      raw.other.push(share(Math.max(0, iv.taskSeconds - known)));
-      raw.idle.push(a > 0 ? Math.max(0, 1 - share(Math.max(iv.taskSeconds, known))) : 0);
+      raw.cpu.push(iv.cpuSeconds * inv);
+      raw.shuffle.push(iv.shuffleSeconds * inv);
+      raw.serde.push(iv.serdeSeconds * inv);
+      raw.gc.push(iv.gcSeconds * inv);
+      raw.other.push(Math.max(0, iv.taskSeconds - known) * inv);
+      raw.idle.push(a > 0 ? Math.max(0, 1 - Math.max(iv.taskSeconds, known) * inv) : 0);
       raw.efficiency.push(iv.efficiency);
       raw.cores.push(w > 0 ? a / w : 0);
       let acc = 0;
-      SHARES.forEach((s, k) => { acc += raw[s.key][i]; stack[k][i] = acc; });
+      for (let k = 0; k < shareRows.length; k++) { acc += shareRows[k][i]; stack[k][i] = acc; }
     }
     x[n] = n ? ivs[n - 1].end / 1000 : doc.start / 1000;
     const last = a => { a[n] = n ? a[n - 1] : null; return a; };
@@ -71,15 +71,25 @@
     ivs.forEach(iv => (iv.spill || []).forEach(s => ids.add(s.executorId)));
     const executors = [...ids].sort((a, b) => (+a - +b) || (a < b ? -1 : a > b ? 1 : 0));
     const row = new Map(executors.map((id, r) => [id, r]));
-    const spill = { memoryBytes: executors.map(() => new Float64Array(n)), diskBytes: executors.map(() => new Float64Array(n)) };
-    const spillMax = { memoryBytes: 0, diskBytes: 0 };
-    ivs.forEach((iv, i) => (iv.spill || []).forEach(s => {
-      const r = row.get(s.executorId);
-      for (const k of ["memoryBytes", "diskBytes"]) {
-        spill[k][r][i] = s[k];
-        spillMax[k] = Math.max(spillMax[k], s[k]);
+    // One buffer per kind, a view per executor: hundreds of executors ×
+    // thousands of intervals without hundreds of allocations.
+    const rows = executors.length, memBuf = new Float64Array(rows * n), diskBuf = new Float64Array(rows * n);
+    const spill = {
+      memoryBytes: executors.map((_, r) => memBuf.subarray(r * n, (r + 1) * n)),
+      diskBytes: executors.map((_, r) => diskBuf.subarray(r * n, (r + 1) * n)),
+    };
+    let memMax = 0, diskMax = 0;
+    for (let i = 0; i < n; i++) {
+      const ss = ivs[i].spill;
+      if (!ss) continue;
+      for (let j = 0; j < ss.length; j++) {
+        const s = ss[j], at = row.get(s.executorId) * n + i;
+        memBuf[at] = s.memoryBytes; diskBuf[at] = s.diskBytes;
+        if (s.memoryBytes > memMax) memMax = s.memoryBytes;
+        if (s.diskBytes > diskMax) diskMax = s.diskBytes;
       }
-    }));
+    }
+    const spillMax = { memoryBytes: memMax, diskBytes: diskMax };
 
     // Stage attempts packed into lanes: a lane takes the next attempt that
     // starts after its last one ended, so concurrent stages stack up.
@@ -97,16 +107,23 @@
     }
     // Executors alive in each interval (added before its end, not removed
     // before its start): with the cores line, how the cluster changed.
-    const execCount = new Int32Array(n);
+    // A difference array keeps it linear: +1 at the first interval ending
+    // after the executor was added, −1 at the first starting at or after
+    // its removal.
+    const execCount = new Int32Array(n), delta = new Int32Array(n + 1);
+    const firstEndAfter = t => { let lo = 0, hi = n; while (lo < hi) { const mid = (lo + hi) >> 1; if (ivs[mid].end > t) hi = mid; else lo = mid + 1; } return lo; };
+    const firstStartFrom = t => { let lo = 0, hi = n; while (lo < hi) { const mid = (lo + hi) >> 1; if (ivs[mid].start >= t) hi = mid; else lo = mid + 1; } return lo; };
     for (const e of doc.executors || []) {
       if (e.id === "driver" || !(e.addTime > 0)) continue;
-      for (let i = 0; i < n; i++) if (e.addTime < ivs[i].end && !(e.removeTime > 0 && e.removeTime <= ivs[i].start)) execCount[i]++;
+      const from = firstEndAfter(e.addTime), to = e.removeTime > 0 ? firstStartFrom(e.removeTime) : n;
+      if (from < to) { delta[from]++; delta[to]--; }
     }
+    for (let i = 0, c = 0; i < n; i++) { c += delta[i]; execCount[i] = c; }
     return { n, x, raw, stack, effLine, coreLine, executors, execCount, spill, spillMax, bars, lanes: Math.max(1, laneEnds.length) };
   }
 
   // ---- shared behaviour of the three charts ----
-  const state = { doc: null, model: null, charts: [], spillKind: "diskBytes", selected: null, syncing: false, zoomed: false };
+  const state = { doc: null, model: null, charts: [], spillKind: "diskBytes", selected: null, syncing: false, zoomed: false, drawMs: {} };
 
   function intervalAt(m, xv) { // index of the interval containing x (seconds), or -1
     if (!m.n || xv < m.x[0] || xv >= m.x[m.n]) return -1;
@@ -164,7 +181,11 @@
       select: { show: true },
       hooks: {},
     }, extra, {
-      hooks: Object.assign({ setScale: [syncScale], ready: [wheelZoom] }, extra.hooks),
+      hooks: Object.assign({ setScale: [syncScale], ready: [wheelZoom] }, extra.hooks, {
+        // How long each chart's last draw took (ms): state.drawMs.
+        drawClear: [u => { u._drawStart = performance.now(); }],
+        draw: [...(extra.hooks.draw || []), u => { state.drawMs[el.id] = performance.now() - u._drawStart; if (state.onDrawn) state.onDrawn(el.id); }],
+      }),
     });
   }
   // Every chart gets the same x values, so their full ranges are the same.
@@ -316,6 +337,7 @@
     ctx.beginPath(); ctx.rect(left, top, width, height); ctx.clip();
     ctx.font = `${Math.round(11 * devicePixelRatio)}px system-ui, sans-serif`;
     ctx.textBaseline = "middle";
+    ctx.textAlign = "left"; // uPlot leaves the last axis' alignment ("right") on the context
     const labels = [];
     for (const b of m.bars) {
       const x0 = u.valToPos(b.start, "x", true), x1 = Math.max(x0 + devicePixelRatio, u.valToPos(b.end, "x", true));
@@ -336,16 +358,19 @@
         ctx.strokeRect(x0, y, x1 - x0, barH);
       }
       const vis0 = Math.max(x0, left), avail = Math.min(x1, left + width) - vis0 - 6 * devicePixelRatio;
-      if (barH >= 10 * devicePixelRatio && avail > 14 * devicePixelRatio) labels.push([s, vis0, y, avail]);
+      if (barH >= 10 * devicePixelRatio && avail > 14 * devicePixelRatio) labels.push([s, vis0, y, avail, Math.min(x1, left + width) - vis0]);
     }
     // Labels after every bar, so that the next bar in a lane never paints
     // over the end of one; a label that cannot show its whole stage id is
     // left out rather than cut to a misleading number.
-    for (const [s, x, y, avail] of labels) {
+    for (const [s, x, y, avail, w] of labels) {
       const text = fitText(ctx, stageLabel(s), avail);
       if (!text.startsWith(stageId(s) + " ") && text !== stageId(s)) continue;
+      ctx.save(); // a label never leaves its own bar
+      ctx.beginPath(); ctx.rect(x, y, w, barH); ctx.clip();
       ctx.fillStyle = s.status === "PENDING" || s.status === "SKIPPED" ? "#212529" : "#fff";
       ctx.fillText(text, x + 3 * devicePixelRatio, y + barH / 2);
+      ctx.restore();
     }
     ctx.restore();
   }
@@ -619,11 +644,17 @@
   // their data and keeps the user's zoom, so intervals that settled since
   // the last poll are redrawn in place.
   function render(doc) {
+    // steps: where a redraw's time goes (ms), for glance.lastRenderSteps.
+    const steps = {};
+    let t = performance.now();
+    const lap = k => { const now = performance.now(); steps[k] = now - t; t = now; };
     state.doc = doc;
     state.model = buildModel(doc);
+    lap("model");
     renderHeader(doc, state.model);
     renderFindings(doc);
     renderLegends();
+    lap("header+findings");
     if (!state.charts.length) {
       mountCharts();
     } else {
@@ -636,7 +667,12 @@
       state.syncing = false;
       if (keep) zoomTo(keep.min, keep.max);
     }
+    lap("charts");
     renderTables(doc);
+    lap("tables");
+    void document.body.offsetHeight;
+    lap("tables layout");
+    return steps;
   }
 
   state.sort = {};
@@ -654,12 +690,26 @@
     const res = await fetch(liveURL, { cache: "no-store", headers: { Accept: "application/json" } });
     if (!res.ok) throw new Error(res.status + " " + res.statusText);
     const doc = await res.json();
-    const t1 = performance.now();
-    render(doc);
     // uPlot commits setData/setScale in microtasks queued during render:
-    // a macrotask later they have all run.
-    await new Promise(r => setTimeout(r, 0));
+    // the redraw ends when all three charts have drawn. (A message task
+    // bounds the wait should one not draw; it runs after every microtask.)
+    const drawn = new Promise(r => {
+      const left = new Set(state.charts.map(c => c.root.parentNode.id));
+      state.onDrawn = id => { left.delete(id); if (!left.size) r(); };
+      const ch = new MessageChannel();
+      ch.port1.onmessage = () => r();
+      ch.port2.postMessage(0);
+    });
+    const t1 = performance.now();
+    const steps = render(doc);
+    const t2 = performance.now();
+    await drawn;
+    state.onDrawn = null;
+    const t3 = performance.now();
     void document.body.offsetHeight; // and the tables' layout
+    steps["chart commit"] = t3 - t2;
+    steps.layout = performance.now() - t3;
+    glance.lastRenderSteps = steps;
     glance.lastRenderMs = performance.now() - t1;
     glance.lastFetchMs = t1 - t0;
     glance.updates = (glance.updates || 0) + 1;
