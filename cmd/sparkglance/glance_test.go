@@ -21,7 +21,7 @@ import (
 // screenshots of docs/images.
 func TestLiveGlanceInBrowser(t *testing.T) {
 	shots := os.Getenv("SPARKGLANCE_SCREENSHOTS")
-	b := reporttest.New(t, 1400, 1000, 3*time.Minute)
+	b := reporttest.New(t, 1400, 1000, 5*time.Minute)
 	addr, stop := runServe(t, "--demo", "--demo.tmpdir="+t.TempDir(), "--log.level=warn", "--no-collector.spark")
 	defer stop()
 	base := "http://" + addr
@@ -63,10 +63,15 @@ func TestLiveGlanceInBrowser(t *testing.T) {
 	if shots == "" {
 		return
 	}
-	// Let the demo run a few stages, so the screenshot shows something.
-	if err := chromedp.Run(b.Ctx, chromedp.Poll(`window.glance.state.doc.stages.length >= 2`, nil,
-		chromedp.WithPollingTimeout(100*time.Second))); err != nil {
-		t.Logf("the demo has not run two stages yet (%v): the screenshot shows its start", err)
+	// Let the demo finish a stage and run the next, so the screenshot
+	// shows work done and work going on. The demo runs its stages one
+	// after another (never two at once), and a job's JobStart lists all
+	// its stages as pending: so wait, on the page's own document, for one
+	// COMPLETE and one ACTIVE stage.
+	if err := chromedp.Run(b.Ctx, chromedp.Poll(`(() => { const ss = window.glance.state.doc.stages || [];
+	  return ss.some(s => s.status === "COMPLETE") && ss.some(s => s.status === "ACTIVE"); })()`, nil,
+		chromedp.WithPollingTimeout(150*time.Second), chromedp.WithPollingInterval(500*time.Millisecond))); err != nil {
+		t.Fatalf("the demo has not completed a stage and started the next within 150 s: %v", err)
 	}
 	writeShot(t, filepath.Join(shots, "live.png"), b.Screenshot(t))
 	b.Open(t, base+list[0].Page) // back to a page, then to the index

@@ -98,7 +98,9 @@ type Summary struct {
 	// false for logs without Executor CPU Time, where it cannot be measured.
 	Efficiency float64
 	HasCPU     bool
-	// WastedCoreHours is the available core time no task ran in.
+	// WastedCoreHours is the available core time not spent on task CPU
+	// (what the fleet dashboard and its recording rule count as wasted);
+	// like Efficiency it needs HasCPU.
 	WastedCoreHours float64
 	Findings        int
 	Href            string
@@ -117,7 +119,7 @@ func Summarize(r *analysis.Report) Summary {
 	t := r.Totals
 	if t.AvailableCoreSecs > 0 {
 		s.Efficiency = t.CPUSeconds / t.AvailableCoreSecs
-		s.WastedCoreHours = max(0, t.AvailableCoreSecs-t.TaskSeconds) / 3600
+		s.WastedCoreHours = max(0, t.AvailableCoreSecs-t.CPUSeconds) / 3600
 	}
 	for _, iv := range r.Intervals {
 		if width := float64(iv.End-iv.Start) / 1e3; width > 0 {

@@ -44,21 +44,21 @@
     const x = new Array(n + 1);
     const raw = { cpu: [], shuffle: [], serde: [], gc: [], other: [], idle: [], efficiency: [], cores: [] };
     const stack = SHARES.map(() => new Array(n + 1));
+    const shareRows = SHARES.map(s => raw[s.key]);
     for (let i = 0; i < n; i++) {
-      const iv = ivs[i], a = iv.availableCoreSeconds, w = (iv.end - iv.start) / 1000;
+      const iv = ivs[i], a = iv.availableCoreSeconds, w = (iv.end - iv.start) / 1000, inv = a > 0 ? 1 / a : 0;
       x[i] = iv.start / 1000;
-      const share = v => (a > 0 ? v / a : 0);
       const known = iv.cpuSeconds + iv.shuffleSeconds + iv.serdeSeconds + iv.gcSeconds;
-      raw.cpu.push(share(iv.cpuSeconds));
-      raw.shuffle.push(share(iv.shuffleSeconds));
-      raw.serde.push(share(iv.serdeSeconds));
-      raw.gc.push(share(iv.gcSeconds));
-      raw.other.push(share(Math.max(0, iv.taskSeconds - known)));
-      raw.idle.push(a > 0 ? Math.max(0, 1 - share(Math.max(iv.taskSeconds, known))) : 0);
+      raw.cpu.push(iv.cpuSeconds * inv);
+      raw.shuffle.push(iv.shuffleSeconds * inv);
+      raw.serde.push(iv.serdeSeconds * inv);
+      raw.gc.push(iv.gcSeconds * inv);
+      raw.other.push(Math.max(0, iv.taskSeconds - known) * inv);
+      raw.idle.push(a > 0 ? Math.max(0, 1 - Math.max(iv.taskSeconds, known) * inv) : 0);
       raw.efficiency.push(iv.efficiency);
       raw.cores.push(w > 0 ? a / w : 0);
       let acc = 0;
-      SHARES.forEach((s, k) => { acc += raw[s.key][i]; stack[k][i] = acc; });
+      for (let k = 0; k < shareRows.length; k++) { acc += shareRows[k][i]; stack[k][i] = acc; }
     }
     x[n] = n ? ivs[n - 1].end / 1000 : doc.start / 1000;
     const last = a => { a[n] = n ? a[n - 1] : null; return a; };
@@ -71,15 +71,25 @@
     ivs.forEach(iv => (iv.spill || []).forEach(s => ids.add(s.executorId)));
     const executors = [...ids].sort((a, b) => (+a - +b) || (a < b ? -1 : a > b ? 1 : 0));
     const row = new Map(executors.map((id, r) => [id, r]));
-    const spill = { memoryBytes: executors.map(() => new Float64Array(n)), diskBytes: executors.map(() => new Float64Array(n)) };
-    const spillMax = { memoryBytes: 0, diskBytes: 0 };
-    ivs.forEach((iv, i) => (iv.spill || []).forEach(s => {
-      const r = row.get(s.executorId);
-      for (const k of ["memoryBytes", "diskBytes"]) {
-        spill[k][r][i] = s[k];
-        spillMax[k] = Math.max(spillMax[k], s[k]);
+    // One buffer per kind, a view per executor: hundreds of executors ×
+    // thousands of intervals without hundreds of allocations.
+    const rows = executors.length, memBuf = new Float64Array(rows * n), diskBuf = new Float64Array(rows * n);
+    const spill = {
+      memoryBytes: executors.map((_, r) => memBuf.subarray(r * n, (r + 1) * n)),
+      diskBytes: executors.map((_, r) => diskBuf.subarray(r * n, (r + 1) * n)),
+    };
+    let memMax = 0, diskMax = 0;
+    for (let i = 0; i < n; i++) {
+      const ss = ivs[i].spill;
+      if (!ss) continue;
+      for (let j = 0; j < ss.length; j++) {
+        const s = ss[j], at = row.get(s.executorId) * n + i;
+        memBuf[at] = s.memoryBytes; diskBuf[at] = s.diskBytes;
+        if (s.memoryBytes > memMax) memMax = s.memoryBytes;
+        if (s.diskBytes > diskMax) diskMax = s.diskBytes;
       }
-    }));
+    }
+    const spillMax = { memoryBytes: memMax, diskBytes: diskMax };
 
     // Stage attempts packed into lanes: a lane takes the next attempt that
     // starts after its last one ended, so concurrent stages stack up.
@@ -95,11 +105,25 @@
       laneEnds[lane] = b.end;
       b.lane = lane;
     }
-    return { n, x, raw, stack, effLine, coreLine, executors, spill, spillMax, bars, lanes: Math.max(1, laneEnds.length) };
+    // Executors alive in each interval (added before its end, not removed
+    // before its start): with the cores line, how the cluster changed.
+    // A difference array keeps it linear: +1 at the first interval ending
+    // after the executor was added, −1 at the first starting at or after
+    // its removal.
+    const execCount = new Int32Array(n), delta = new Int32Array(n + 1);
+    const firstEndAfter = t => { let lo = 0, hi = n; while (lo < hi) { const mid = (lo + hi) >> 1; if (ivs[mid].end > t) hi = mid; else lo = mid + 1; } return lo; };
+    const firstStartFrom = t => { let lo = 0, hi = n; while (lo < hi) { const mid = (lo + hi) >> 1; if (ivs[mid].start >= t) hi = mid; else lo = mid + 1; } return lo; };
+    for (const e of doc.executors || []) {
+      if (e.id === "driver" || !(e.addTime > 0)) continue;
+      const from = firstEndAfter(e.addTime), to = e.removeTime > 0 ? firstStartFrom(e.removeTime) : n;
+      if (from < to) { delta[from]++; delta[to]--; }
+    }
+    for (let i = 0, c = 0; i < n; i++) { c += delta[i]; execCount[i] = c; }
+    return { n, x, raw, stack, effLine, coreLine, executors, execCount, spill, spillMax, bars, lanes: Math.max(1, laneEnds.length) };
   }
 
   // ---- shared behaviour of the three charts ----
-  const state = { doc: null, model: null, charts: [], spillKind: "diskBytes", selected: null, syncing: false, zoomed: false };
+  const state = { doc: null, model: null, charts: [], spillKind: "diskBytes", selected: null, syncing: false, zoomed: false, drawMs: {} };
 
   function intervalAt(m, xv) { // index of the interval containing x (seconds), or -1
     if (!m.n || xv < m.x[0] || xv >= m.x[m.n]) return -1;
@@ -157,7 +181,11 @@
       select: { show: true },
       hooks: {},
     }, extra, {
-      hooks: Object.assign({ setScale: [syncScale], ready: [wheelZoom] }, extra.hooks),
+      hooks: Object.assign({ setScale: [syncScale], ready: [wheelZoom] }, extra.hooks, {
+        // How long each chart's last draw took (ms): state.drawMs.
+        drawClear: [u => { u._drawStart = performance.now(); }],
+        draw: [...(extra.hooks.draw || []), u => { state.drawMs[el.id] = performance.now() - u._drawStart; if (state.onDrawn) state.onDrawn(el.id); }],
+      }),
     });
   }
   // Every chart gets the same x values, so their full ranges are the same.
@@ -198,7 +226,7 @@
       const s = SHARES[k];
       h += `<i style="background:${COLORS[s.key]}"></i>${s.label} ${pct(m.raw[s.key][i])}<br>`;
     }
-    h += `efficiency <b>${pct(iv.efficiency)}</b> · ${num(m.raw.cores[i], 1)} cores available`;
+    h += `efficiency <b>${pct(iv.efficiency)}</b> · ${num(m.raw.cores[i], 1)} cores available · ${num(m.execCount[i])} executor(s)`;
     if (iv.stages && iv.stages.length) h += `<br>stages ${esc(iv.stages.slice(0, 12).join(", "))}${iv.stages.length > 12 ? "…" : ""}`;
     if (!iv.settled) h += `<br><span style="color:#ffd43b">not settled yet (tasks still running)</span>`;
     tooltip(u, h, m.x[i]);
@@ -237,7 +265,18 @@
   function drawSpill(u) {
     const m = state.model, rows = m.executors.length, kind = state.spillKind, max = m.spillMax[kind];
     const { left, top, width, height } = u.bbox;
-    if (!rows || !m.n || width < 1 || height < 1) return;
+    if (width < 1 || height < 1) return;
+    if (!rows || !m.n || !(max > 0)) { // an empty grid reads as "broken": say why it is empty
+      const ctx = u.ctx;
+      ctx.save();
+      ctx.font = `${Math.round(13 * devicePixelRatio)}px system-ui, sans-serif`;
+      ctx.fillStyle = "#868e96"; ctx.textAlign = "center"; ctx.textBaseline = "middle";
+      ctx.fillText(!rows ? "no executor yet" : `no ${kind === "diskBytes" ? "disk" : "memory"} spill in this application` +
+        (m.spillMax[kind === "diskBytes" ? "memoryBytes" : "diskBytes"] > 0 ? ` (there is ${kind === "diskBytes" ? "memory" : "disk"} spill: switch above)` : ""),
+      left + width / 2, top + height / 2);
+      ctx.restore();
+      return;
+    }
     const W = Math.round(width), H = Math.round(height);
     const img = u.ctx.createImageData(W, H), px = new Uint32Array(img.data.buffer);
     const col = new Int16Array(W);
@@ -298,6 +337,8 @@
     ctx.beginPath(); ctx.rect(left, top, width, height); ctx.clip();
     ctx.font = `${Math.round(11 * devicePixelRatio)}px system-ui, sans-serif`;
     ctx.textBaseline = "middle";
+    ctx.textAlign = "left"; // uPlot leaves the last axis' alignment ("right") on the context
+    const labels = [];
     for (const b of m.bars) {
       const x0 = u.valToPos(b.start, "x", true), x1 = Math.max(x0 + devicePixelRatio, u.valToPos(b.end, "x", true));
       if (x1 < left || x0 > left + width) continue;
@@ -316,17 +357,27 @@
         ctx.strokeStyle = "#000"; ctx.lineWidth = 2 * devicePixelRatio;
         ctx.strokeRect(x0, y, x1 - x0, barH);
       }
-      const label = stageLabel(s), vis0 = Math.max(x0, left), avail = Math.min(x1, left + width) - vis0 - 6 * devicePixelRatio;
-      if (barH >= 10 * devicePixelRatio && avail > 14 * devicePixelRatio) {
-        ctx.fillStyle = s.status === "PENDING" || s.status === "SKIPPED" ? "#212529" : "#fff";
-        ctx.fillText(fitText(ctx, label, avail), vis0 + 3 * devicePixelRatio, y + barH / 2);
-      }
+      const vis0 = Math.max(x0, left), avail = Math.min(x1, left + width) - vis0 - 6 * devicePixelRatio;
+      if (barH >= 10 * devicePixelRatio && avail > 14 * devicePixelRatio) labels.push([s, vis0, y, avail, Math.min(x1, left + width) - vis0]);
+    }
+    // Labels after every bar, so that the next bar in a lane never paints
+    // over the end of one; a label that cannot show its whole stage id is
+    // left out rather than cut to a misleading number.
+    for (const [s, x, y, avail, w] of labels) {
+      const text = fitText(ctx, stageLabel(s), avail);
+      if (!text.startsWith(stageId(s) + " ") && text !== stageId(s)) continue;
+      ctx.save(); // a label never leaves its own bar
+      ctx.beginPath(); ctx.rect(x, y, w, barH); ctx.clip();
+      ctx.fillStyle = s.status === "PENDING" || s.status === "SKIPPED" ? "#212529" : "#fff";
+      ctx.fillText(text, x + 3 * devicePixelRatio, y + barH / 2);
+      ctx.restore();
     }
     ctx.restore();
   }
+  const stageId = s => `${s.stageId}${s.attemptId ? "." + s.attemptId : ""}`;
   function stageLabel(s) {
     const short = String(s.name || "").split(" at ")[0];
-    return `${s.stageId}${s.attemptId ? "." + s.attemptId : ""} ${short}`;
+    return `${stageId(s)} ${short}`;
   }
   function fitText(ctx, t, w) {
     if (ctx.measureText(t).width <= w) return t;
@@ -365,10 +416,15 @@
     const live = execs.filter(e => e.isActive).length;
     const t = doc.totals || {};
     const eff = t.availableCoreSeconds > 0 ? t.cpuSeconds / t.availableCoreSeconds : null;
-    const wasted = t.availableCoreSeconds > 0 ? Math.max(0, t.availableCoreSeconds - t.taskSeconds) / 3600 : null;
-    const coresNow = m.n ? m.raw.cores[m.n - 1] : 0, coresMax = Math.max(0, ...m.raw.cores);
+    // Wasted core time is the available core time not spent on task CPU,
+    // as the fleet dashboard and analyze's totals count it.
+    const wasted = doc.cpuTimeAvailable && t.availableCoreSeconds > 0 ? Math.max(0, t.availableCoreSeconds - t.cpuSeconds) / 3600 : null;
+    // Cores now are the live executors' (the last interval is usually
+    // partial, its average understates them); the maximum is over time.
+    const coresNow = execs.filter(e => e.isActive).reduce((a, e) => a + (e.totalCores || 0), 0);
+    const coresMax = Math.max(0, ...m.raw.cores, doc.live ? coresNow : 0);
     const body = document.body, index = body.dataset.index;
-    const kpi = (v, l, title) => `<div class="kpi"${title ? ` title="${esc(title)}"` : ""}><b>${v}</b><span>${l}</span></div>`;
+    const kpi = (v, l, title, id) => `<div class="kpi"${id ? ` id="kpi-${id}"` : ""}${title ? ` title="${esc(title)}"` : ""}><b>${v}</b><span>${l}</span></div>`;
     document.title = `${doc.appName || doc.appId} · sparkglance`;
     document.getElementById("header").innerHTML =
       `<h1>${esc(doc.appName || "(no name)")} ` +
@@ -380,10 +436,12 @@
       (index ? ` · <a href="${esc(index)}">all applications</a>` : "") + `</div>` +
       `<div class="kpis">` +
       kpi(dur(doc.end - doc.start), doc.live ? "running for" : "duration") +
-      kpi(`${num(execs.length)} <small class="muted">(${num(live)} live)</small>`, "executors") +
-      kpi(`${num(coresNow)} <small class="muted">/ max ${num(coresMax)}</small>`, "cores now / max", "the dashed line in the first chart: cores over time") +
-      kpi(doc.cpuTimeAvailable ? pct(eff) : "n/a", "efficiency (task CPU / core time)", doc.cpuTimeAvailable ? "" : "this log has no Executor CPU Time") +
-      kpi(wasted == null ? "–" : num(wasted, 1), "wasted core-hours (idle)") +
+      kpi(`${num(execs.length)} <small class="muted">(${num(live)} ${doc.live ? "live" : "at the end"})</small>`, "executors",
+        "executors over time: hover the first chart", "executors") +
+      (doc.live ? kpi(`${num(coresNow)} <small class="muted">/ max ${num(coresMax)}</small>`, "cores now / max", "the dashed line in the first chart: cores over time", "cores")
+        : kpi(num(coresMax), "cores (max)", "the dashed line in the first chart: cores over time", "cores")) +
+      kpi(doc.cpuTimeAvailable ? pct(eff) : "n/a", "efficiency (task CPU / core time)", doc.cpuTimeAvailable ? "" : "this log has no Executor CPU Time", "efficiency") +
+      kpi(wasted == null ? "n/a" : wasted.toFixed(1), "wasted core-hours", "available core time minus task CPU time", "wasted") +
       kpi(num(t.tasks), "tasks") +
       kpi(bytes(t.diskBytesSpilled), "disk spill") +
       (doc.energyJoules > 0 ? kpi(num(doc.energyJoules / 3.6e6, 2) + " kWh", "energy (estimate)") : "") +
@@ -586,11 +644,17 @@
   // their data and keeps the user's zoom, so intervals that settled since
   // the last poll are redrawn in place.
   function render(doc) {
+    // steps: where a redraw's time goes (ms), for glance.lastRenderSteps.
+    const steps = {};
+    let t = performance.now();
+    const lap = k => { const now = performance.now(); steps[k] = now - t; t = now; };
     state.doc = doc;
     state.model = buildModel(doc);
+    lap("model");
     renderHeader(doc, state.model);
     renderFindings(doc);
     renderLegends();
+    lap("header+findings");
     if (!state.charts.length) {
       mountCharts();
     } else {
@@ -603,7 +667,12 @@
       state.syncing = false;
       if (keep) zoomTo(keep.min, keep.max);
     }
+    lap("charts");
     renderTables(doc);
+    lap("tables");
+    void document.body.offsetHeight;
+    lap("tables layout");
+    return steps;
   }
 
   state.sort = {};
@@ -612,17 +681,44 @@
   render(JSON.parse(document.getElementById("glance-doc").textContent));
 
   const liveURL = document.body.dataset.live;
+  // update fetches the live document and redraws the page with it. It
+  // times the redraw itself (lastRenderMs: model, charts, tables, up to the
+  // charts' deferred commit and the layout) apart from the fetch and
+  // parse (lastFetchMs).
+  glance.update = async () => {
+    const t0 = performance.now();
+    const res = await fetch(liveURL, { cache: "no-store", headers: { Accept: "application/json" } });
+    if (!res.ok) throw new Error(res.status + " " + res.statusText);
+    const doc = await res.json();
+    // uPlot commits setData/setScale in microtasks queued during render:
+    // the redraw ends when all three charts have drawn. (A message task
+    // bounds the wait should one not draw; it runs after every microtask.)
+    const drawn = new Promise(r => {
+      const left = new Set(state.charts.map(c => c.root.parentNode.id));
+      state.onDrawn = id => { left.delete(id); if (!left.size) r(); };
+      const ch = new MessageChannel();
+      ch.port1.onmessage = () => r();
+      ch.port2.postMessage(0);
+    });
+    const t1 = performance.now();
+    const steps = render(doc);
+    const t2 = performance.now();
+    await drawn;
+    state.onDrawn = null;
+    const t3 = performance.now();
+    void document.body.offsetHeight; // and the tables' layout
+    steps["chart commit"] = t3 - t2;
+    steps.layout = performance.now() - t3;
+    glance.lastRenderSteps = steps;
+    glance.lastRenderMs = performance.now() - t1;
+    glance.lastFetchMs = t1 - t0;
+    glance.updates = (glance.updates || 0) + 1;
+  };
   if (liveURL) {
     const poll = async () => {
       const note = document.getElementById("live-state");
       try {
-        const res = await fetch(liveURL, { cache: "no-store", headers: { Accept: "application/json" } });
-        if (!res.ok) throw new Error(res.status + " " + res.statusText);
-        const doc = await res.json();
-        const t0 = performance.now();
-        render(doc);
-        glance.lastRenderMs = performance.now() - t0;
-        glance.updates = (glance.updates || 0) + 1;
+        await glance.update();
         const n = document.getElementById("live-state");
         if (n) n.textContent = "updated " + new Date().toLocaleTimeString();
       } catch (e) {
