@@ -201,7 +201,7 @@ func generateStreaming(days int, batchMs int64, add func(sparklog.Event)) int {
 		for i := range tasksPerBatch {
 			d := int64(200 + 50*i)
 			add(&sparklog.TaskEnd{StageID: batch, Reason: sparklog.TaskEndReason{Reason: "Success"},
-				Task: sparklog.TaskInfo{TaskID: taskID + int64(i), Index: i, LaunchTime: now + 10, FinishTime: now + 10 + d, ExecutorID: []string{"1", "2"}[i%2]},
+				Task:    sparklog.TaskInfo{TaskID: taskID + int64(i), Index: i, LaunchTime: now + 10, FinishTime: now + 10 + d, ExecutorID: []string{"1", "2"}[i%2]},
 				Metrics: &sparklog.TaskMetrics{ExecutorRunTime: d, ExecutorCPUTime: d * 800_000, HasExecutorCPUTime: true, JVMGCTime: d / 50}})
 		}
 		taskID += tasksPerBatch
