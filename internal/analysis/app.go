@@ -32,8 +32,12 @@ type App struct {
 	openLife  map[string]int // executor id → index of its open lifetime
 	driverAdd bool           // an ExecutorAdded for "driver" was seen (local mode, Spark 2.4+)
 
-	stages map[stageKey]*stage
-	jobs   map[int][]int // job id → stage ids (to mark pending stages skipped at job end)
+	stages   map[stageKey]*stage
+	attempts map[int][]int // stage id → its attempt ids in stages
+	jobs     map[int][]int // job id → stage ids (to mark pending stages skipped at job end)
+	// stagesVisited counts stage attempts looked at by job ends, so that
+	// tests can check a job end costs its own stages, not all stages.
+	stagesVisited int64
 
 	running    map[int64]runningTask // started and not yet ended
 	maxRunning int
@@ -95,6 +99,7 @@ func New(cfg Config) *App {
 		execIndex:   map[string]int32{},
 		openLife:    map[string]int{},
 		stages:      map[stageKey]*stage{},
+		attempts:    map[int][]int{},
 		jobs:        map[int][]int{},
 		running:     map[int64]runningTask{},
 		firstTime:   math.MaxInt64,

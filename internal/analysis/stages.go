@@ -94,7 +94,7 @@ func (a *App) getOrCreateStage(info *sparklog.StageInfo) *stage {
 			fresh.runningNow, fresh.lastChange, fresh.singleCoreMs = st.runningNow, st.lastChange, st.singleCoreMs
 		}
 		st = fresh
-		a.stages[k] = st
+		a.putStage(k, st)
 	}
 	st.known = true
 	st.name, st.numTasks = info.Name, info.NumTasks
@@ -117,7 +117,7 @@ func (a *App) stageFor(k stageKey) *stage {
 	if st == nil {
 		st = a.newStage(k)
 		st.live = false
-		a.stages[k] = st
+		a.putStage(k, st)
 	}
 	return st
 }
@@ -134,23 +134,32 @@ func (a *App) jobStart(e *sparklog.JobStart) {
 	a.jobs[e.JobID] = ids
 }
 
+// jobEnd marks the job's stages still pending as skipped. It visits only
+// the attempts of the job's own stages: a long-running application piles up
+// stages, and scanning them all at every job end made it quadratic.
 func (a *App) jobEnd(e *sparklog.JobEnd) {
 	ids, ok := a.jobs[e.JobID]
 	if !ok {
 		return
 	}
 	delete(a.jobs, e.JobID)
-	for k, st := range a.stages {
-		if !st.live || !st.known || st.status != StatusPending {
-			continue
-		}
-		for _, id := range ids {
-			if id == k.id {
+	for _, id := range ids {
+		for _, att := range a.attempts[id] {
+			a.stagesVisited++
+			st := a.stages[stageKey{id, att}]
+			if st.live && st.known && st.status == StatusPending {
 				st.status, st.live = StatusSkipped, false
-				break
 			}
 		}
 	}
+}
+
+// putStage stores a stage attempt, indexing a new one under its stage id.
+func (a *App) putStage(k stageKey, st *stage) {
+	if _, ok := a.stages[k]; !ok {
+		a.attempts[k.id] = append(a.attempts[k.id], k.attempt)
+	}
+	a.stages[k] = st
 }
 
 func (a *App) stageSubmitted(e *sparklog.StageSubmitted) {

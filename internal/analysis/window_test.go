@@ -53,3 +53,37 @@ func checkLinearMoves(t *testing.T, a *App, touched int64) {
 		t.Errorf("the newest task interval lost its value: %+v", newest)
 	}
 }
+
+// A job end looks at its own stages only: in a long-running application
+// with thousands of finished stages, scanning them all at every job end
+// made the analysis quadratic.
+func TestJobEndVisitsOnlyItsStages(t *testing.T) {
+	const jobs = 5000
+	a := New(DefaultConfig())
+	t0 := int64(1_700_000_000_000)
+	a.Add(&sparklog.ApplicationStart{AppID: "app", Timestamp: t0})
+	for j := range jobs {
+		now := t0 + int64(j)*1000
+		// Stage 2j runs; stage 2j+1 stays pending and is skipped at the job end.
+		run := sparklog.StageInfo{StageID: 2 * j, NumTasks: 1, SubmissionTime: now}
+		skip := sparklog.StageInfo{StageID: 2*j + 1, NumTasks: 1}
+		a.Add(&sparklog.JobStart{JobID: j, SubmissionTime: now, StageInfos: []sparklog.StageInfo{run, skip}})
+		a.Add(&sparklog.StageSubmitted{Stage: run})
+		run.CompletionTime = now + 500
+		a.Add(&sparklog.StageCompleted{Stage: run})
+		a.Add(&sparklog.JobEnd{JobID: j, CompletionTime: now + 500, Result: "JobSucceeded"})
+	}
+	if a.stagesVisited > 2*jobs {
+		t.Errorf("job ends visited %d stage attempts for %d jobs of 2 stages", a.stagesVisited, jobs)
+	}
+	r := a.Report()
+	skipped := 0
+	for _, s := range r.Stages {
+		if s.Status == StatusSkipped {
+			skipped++
+		}
+	}
+	if skipped != jobs {
+		t.Errorf("%d stages skipped, want %d", skipped, jobs)
+	}
+}
