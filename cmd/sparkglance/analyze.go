@@ -129,7 +129,7 @@ func analyzeLog(l sparklog.Log, cfg analysis.Config, bar *progressBar) (appResul
 		}
 	}
 	h := sparklog.HandlerFuncs{
-		OnEvent:   func(_ sparklog.Position, ev sparklog.Event) error { app.Add(ev); return nil },
+		OnEvent:   func(pos sparklog.Position, ev sparklog.Event) error { app.AddAt(pos, ev); return nil },
 		OnProblem: keep,
 	}
 	stats, err := sparklog.Read(l, h, sparklog.Options{OnProgress: bar.update})

@@ -49,6 +49,10 @@ type App struct {
 	totals     Totals
 
 	sql *sqlops.Model // SQL executions, plans and their accumulators
+
+	pos          sparklog.Position // where the event being added was read (zero when unknown)
+	problems     []Problem         // the first maxProblems
+	problemCount int64
 }
 
 type stageKey struct{ id, attempt int }
@@ -140,7 +144,11 @@ func (a *App) plausible(t int64) bool {
 }
 
 // Add folds one event into the analysis. Unknown event types are ignored.
-func (a *App) Add(ev sparklog.Event) {
+func (a *App) Add(ev sparklog.Event) { a.AddAt(sparklog.Position{}, ev) }
+
+// AddAt is Add for an event read at pos, which the problems it causes name.
+func (a *App) AddAt(pos sparklog.Position, ev sparklog.Event) {
+	a.pos = pos
 	switch e := ev.(type) {
 	case *sparklog.LogStart:
 		a.sparkVersion = e.SparkVersion
@@ -189,6 +197,7 @@ func (a *App) Add(ev sparklog.Event) {
 		a.seen(e.Task.LaunchTime)
 		a.taskStart(e)
 	case *sparklog.TaskEnd:
+		e = a.checkedTaskEnd(e)
 		placeable := a.plausible(e.Task.LaunchTime) && a.plausible(e.Task.FinishTime)
 		a.seen(e.Task.LaunchTime)
 		a.seen(e.Task.FinishTime)
