@@ -107,8 +107,11 @@ func New(cfg Config) *App {
 		jobs:        map[int][]int{},
 		running:     map[int64]runningTask{},
 		firstTime:   math.MaxInt64,
-		sql:         sqlops.NewModel(sqlops.Options{MaxExecutions: cfg.SQLMaxExecutions}),
 	}
+	a.sql = sqlops.NewModel(sqlops.Options{MaxExecutions: cfg.SQLMaxExecutions, MaxPlanNodes: cfg.SQLMaxPlanNodes,
+		OnPlanCut: func(id int64, nodes, kept int) {
+			a.problem(ProblemPlanTooLarge, "SQL execution %d: plan of %d nodes, only the first %d kept (--sql.max-plan-nodes)", id, nodes, kept)
+		}})
 	if cfg.StageBorders {
 		a.timeline = newBorderTimeline()
 	} else {

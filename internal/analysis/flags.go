@@ -1,11 +1,14 @@
 package analysis
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"time"
 
 	"github.com/alecthomas/kingpin/v2"
+
+	"github.com/sparkglance/sparkglance/internal/analysis/sqlops"
 )
 
 // FlagGroup is where flags are declared: a *kingpin.Application or a
@@ -15,7 +18,7 @@ type FlagGroup interface {
 }
 
 // RegisterThresholdFlags declares one --finding.* flag per finding
-// threshold, defaulting to cfg's current values and writing into cfg. Both
+// threshold (and --sql.max-plan-nodes), defaulting to cfg's current values and writing into cfg. Both
 // `analyze` and `serve` use it, so the two agree on names and defaults.
 func RegisterThresholdFlags(f FlagGroup, cfg *Config) {
 	t, q := &cfg.Thresholds, &cfg.SQLThresholds
@@ -52,4 +55,7 @@ func RegisterThresholdFlags(f FlagGroup, cfg *Config) {
 	num("sql.cold-cache.share", "…and at least this share of all tiers.", &q.ColdCacheShare)
 	dur("sql.io-bound.min-time", "io_bound_scan: scan wall time at least this…", &q.IOBoundMinTime)
 	num("sql.io-bound.share", "…and I/O wait at least this share of it.", &q.IOBoundShare)
+
+	f.Flag("sql.max-plan-nodes", "Nodes kept of each SQL plan (the first in pre-order); a bigger plan is cut, with a counted problem, so that a huge generated plan cannot take gigabytes.").
+		Default(fmt.Sprint(cmp.Or(cfg.SQLMaxPlanNodes, sqlops.DefaultMaxPlanNodes))).IntVar(&cfg.SQLMaxPlanNodes)
 }

@@ -17,6 +17,9 @@ const (
 	// ProblemEndWithoutStart: a TaskEnd for a task whose TaskStart was never
 	// seen; active task counts are not decremented for it.
 	ProblemEndWithoutStart ProblemKind = "task-end-without-start"
+	// ProblemPlanTooLarge: a SQL plan had more nodes than
+	// Config.SQLMaxPlanNodes; the rest were dropped.
+	ProblemPlanTooLarge ProblemKind = "plan-too-large"
 )
 
 // maxProblems bounds Report.Problems; Report.ProblemCount counts them all.

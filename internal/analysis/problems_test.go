@@ -111,3 +111,87 @@ func TestTaskEndWithoutStart(t *testing.T) {
 		t.Errorf("stage active tasks %d, want 1", s.NumActiveTasks)
 	}
 }
+
+// FuzzReportOddValues feeds a small application whose numbers come from
+// the fuzzer (negative, huge, out of order) through the analysis and the
+// text report: nothing may panic, and no count, time or byte total the
+// report shows may be negative.
+func FuzzReportOddValues(f *testing.F) {
+	f.Add(int64(-7e9), int64(100), int64(5), int64(-1), int64(0), int64(100), int64(20_000), 4, false, true)
+	f.Add(int64(9e18), int64(-5), int64(-9e18), int64(1<<62), int64(-1<<62), int64(-50), int64(-10), -3, true, false)
+	f.Add(int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), 0, false, false)
+	f.Fuzz(func(t *testing.T, cpuNs, runMs, gcMs, memSpill, diskSpill, launch, finish int64, cores int, stages, withStart bool) {
+		t0 := int64(1_700_000_000_000)
+		task := tk{id: 1, exec: "1", launch: t0 + launch, finish: t0 + finish, cpuNs: cpuNs, runMs: runMs, gcMs: gcMs,
+			memSpill: memSpill, diskSpill: diskSpill, fetchWaitMs: gcMs, writeNs: cpuNs, deserCPUNs: cpuNs, resSerMs: runMs}
+		b := (&logb{}).appStart(t0, "yarn").execAdded(t0, "1", cores).
+			jobStart(0, t0, [3]int{0, 0, 1}).stageSubmitted(0, 0, 1, t0)
+		if withStart {
+			b.add("%s", taskStartLine(task))
+		}
+		b.add("%s", taskEndLine(task)).stageCompleted(0, 0, 1, t0, t0+finish, "").jobEnd(0, t0+finish).appEnd(t0 + max(finish, 0) + 1000)
+		cfg := DefaultConfig()
+		cfg.StageBorders = stages
+		a := New(cfg)
+		for i, l := range b.lines {
+			ev, err := sparklog.DecodeLine([]byte(l))
+			if err != nil {
+				t.Fatalf("line %d: %v", i+1, err)
+			}
+			a.Add(ev)
+		}
+		r := a.Report()
+		var out bytes.Buffer
+		if err := WriteText(&out, r); err != nil {
+			t.Fatal(err)
+		}
+		tot := r.Totals
+		for name, v := range map[string]float64{"cpu": tot.CPUSeconds, "serde": tot.SerdeSeconds, "shuffle": tot.ShuffleSeconds,
+			"gc": tot.GCSeconds, "task": tot.TaskSeconds, "mem spill": tot.MemoryBytesSpill, "disk spill": tot.DiskBytesSpill, "available": tot.AvailableCoreSecs} {
+			if v < 0 {
+				t.Errorf("total %s = %g", name, v)
+			}
+		}
+		for _, iv := range r.Intervals {
+			if iv.CPUSeconds < 0 || iv.TaskSeconds < 0 || iv.GCSeconds < 0 || iv.AvailableCoreSeconds < 0 {
+				t.Errorf("interval %+v", iv)
+			}
+		}
+		for _, s := range r.Stages {
+			if s.ExecutorCPUTime < 0 || s.ExecutorRunTime < 0 || s.MemoryBytesSpilled < 0 || s.DiskBytesSpilled < 0 || s.NumActiveTasks < 0 || s.JVMGCTime < 0 {
+				t.Errorf("stage %+v", s)
+			}
+		}
+		for _, e := range r.Executors {
+			if e.ActiveTasks < 0 || e.TotalDuration < 0 || e.TotalGCTime < 0 || e.TotalCores < 0 {
+				t.Errorf("executor %+v", e)
+			}
+		}
+		if r.ProblemCount < int64(len(r.Problems)) {
+			t.Errorf("problem count %d below the %d listed", r.ProblemCount, len(r.Problems))
+		}
+	})
+}
+
+// A SQL plan bigger than SQLMaxPlanNodes is cut and is a counted problem
+// naming the execution and the line.
+func TestPlanTooLargeIsProblem(t *testing.T) {
+	root := &sparklog.PlanNode{NodeName: "Union"}
+	for range 500 {
+		root.Children = append(root.Children, &sparklog.PlanNode{NodeName: "Scan parquet"})
+	}
+	cfg := DefaultConfig()
+	cfg.SQLMaxPlanNodes = 100
+	a := New(cfg)
+	a.AddAt(sparklog.Position{File: "big.log", Line: 3}, &sparklog.SQLExecutionStart{ExecutionID: 9, Plan: root, Time: 1_700_000_000_000})
+	r := a.Report()
+	if r.ProblemCount != 1 || r.Problems[0].Kind != ProblemPlanTooLarge {
+		t.Fatalf("problems %v", r.Problems)
+	}
+	if got, want := r.Problems[0].String(), "big.log:3: plan-too-large: SQL execution 9: plan of 501 nodes, only the first 100 kept (--sql.max-plan-nodes)"; got != want {
+		t.Errorf("problem %q, want %q", got, want)
+	}
+	if len(r.SQL) != 1 || len(r.SQL[0].Operators) != 100 || r.SQL[0].DroppedPlanNodes != 401 {
+		t.Errorf("SQL %+v", r.SQL)
+	}
+}
