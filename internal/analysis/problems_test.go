@@ -195,3 +195,18 @@ func TestPlanTooLargeIsProblem(t *testing.T) {
 		t.Errorf("SQL %+v", r.SQL)
 	}
 }
+
+// An ApplicationEnd before the ApplicationStart (a broken clock) gives the
+// driver no negative run time.
+func TestEndBeforeStartNoNegativeDuration(t *testing.T) {
+	t0 := int64(1_700_000_000_000)
+	b := (&logb{}).appStart(t0, "yarn").blockManager(t0, "driver").appEnd(t0 - 5000)
+	r := analyzeLines(t, b.lines, DefaultConfig())
+	if len(r.Executors) != 1 || r.Executors[0].TotalDuration != 0 {
+		t.Errorf("executors %+v, want the driver with totalDuration 0", r.Executors)
+	}
+	var out bytes.Buffer
+	if err := WriteText(&out, r); err != nil || !strings.Contains(out.String(), "(0s)") {
+		t.Errorf("text report (err %v):\n%s", err, out.String())
+	}
+}

@@ -104,7 +104,7 @@ func (a *App) Report() Report {
 		r.Totals.AvailableCoreSecs += r.Intervals[i].AvailableCoreSeconds
 	}
 	r.Stages = a.reportStages()
-	r.Executors = a.reportExecutors(end - a.start)
+	r.Executors = a.reportExecutors(max(end-a.start, 0)) // an end before the start (broken clock) is no negative run time
 	r.SQL = a.sql.Executions()
 	r.Findings = a.findings(&r)
 	r.Findings = append(r.Findings, sqlFindings(r.SQL, a.cfg.SQLThresholds)...)
