@@ -10,7 +10,7 @@ import (
 )
 
 // RegisterFindingFlags declares one --finding.* flag per threshold of
-// analysis.FindingThresholds, defaulting to cfg's current values and writing
+// analysis.FindingThresholds (and --sql.max-plan-nodes), defaulting to cfg's current values and writing
 // into cfg. `serve` (through this collector's flags) and `analyze` both use
 // it, so the two agree on names and defaults. It lives here rather than in
 // internal/analysis because only commands, the exporter and collectors know kingpin
@@ -29,4 +29,6 @@ func RegisterFindingFlags(f exporter.FlagGroup, cfg *analysis.Config) {
 			panic(fmt.Sprintf("finding threshold %s points at a %T", t.Name, p))
 		}
 	}
+	f.Flag("sql.max-plan-nodes", "Nodes kept of each SQL plan (the first in pre-order); a bigger plan is cut, with a counted problem, so that a huge generated plan cannot take gigabytes.").
+		Default(fmt.Sprint(cfg.SQLMaxPlanNodes)).IntVar(&cfg.SQLMaxPlanNodes)
 }

@@ -32,8 +32,12 @@ type App struct {
 	openLife  map[string]int // executor id → index of its open lifetime
 	driverAdd bool           // an ExecutorAdded for "driver" was seen (local mode, Spark 2.4+)
 
-	stages map[stageKey]*stage
-	jobs   map[int][]int // job id → stage ids (to mark pending stages skipped at job end)
+	stages   map[stageKey]*stage
+	attempts map[int][]int // stage id → its attempt ids in stages
+	jobs     map[int][]int // job id → stage ids (to mark pending stages skipped at job end)
+	// stagesVisited counts stage attempts looked at by job ends, so that
+	// tests can check a job end costs its own stages, not all stages.
+	stagesVisited int64
 
 	running    map[int64]runningTask // started and not yet ended
 	maxRunning int
@@ -45,6 +49,10 @@ type App struct {
 	totals     Totals
 
 	sql *sqlops.Model // SQL executions, plans and their accumulators
+
+	pos          sparklog.Position // where the event being added was read (zero when unknown)
+	problems     []Problem         // the first maxProblems
+	problemCount int64
 }
 
 type stageKey struct{ id, attempt int }
@@ -95,11 +103,15 @@ func New(cfg Config) *App {
 		execIndex:   map[string]int32{},
 		openLife:    map[string]int{},
 		stages:      map[stageKey]*stage{},
+		attempts:    map[int][]int{},
 		jobs:        map[int][]int{},
 		running:     map[int64]runningTask{},
 		firstTime:   math.MaxInt64,
-		sql:         sqlops.NewModel(sqlops.Options{MaxExecutions: cfg.SQLMaxExecutions}),
 	}
+	a.sql = sqlops.NewModel(sqlops.Options{MaxExecutions: cfg.SQLMaxExecutions, MaxPlanNodes: cfg.SQLMaxPlanNodes,
+		OnPlanCut: func(id int64, nodes, kept int) {
+			a.problem(ProblemPlanTooLarge, "SQL execution %d: plan of %d nodes, only the first %d kept (--sql.max-plan-nodes)", id, nodes, kept)
+		}})
 	if cfg.StageBorders {
 		a.timeline = newBorderTimeline()
 	} else {
@@ -135,7 +147,11 @@ func (a *App) plausible(t int64) bool {
 }
 
 // Add folds one event into the analysis. Unknown event types are ignored.
-func (a *App) Add(ev sparklog.Event) {
+func (a *App) Add(ev sparklog.Event) { a.AddAt(sparklog.Position{}, ev) }
+
+// AddAt is Add for an event read at pos, which the problems it causes name.
+func (a *App) AddAt(pos sparklog.Position, ev sparklog.Event) {
+	a.pos = pos
 	switch e := ev.(type) {
 	case *sparklog.LogStart:
 		a.sparkVersion = e.SparkVersion
@@ -184,6 +200,7 @@ func (a *App) Add(ev sparklog.Event) {
 		a.seen(e.Task.LaunchTime)
 		a.taskStart(e)
 	case *sparklog.TaskEnd:
+		e = a.checkedTaskEnd(e)
 		placeable := a.plausible(e.Task.LaunchTime) && a.plausible(e.Task.FinishTime)
 		a.seen(e.Task.LaunchTime)
 		a.seen(e.Task.FinishTime)

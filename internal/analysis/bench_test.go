@@ -172,3 +172,81 @@ func BenchmarkAnalyzeReal(b *testing.B) {
 	b.Run("decode", func(b *testing.B) { run(b, false) })
 	b.Run("decode+analyze", func(b *testing.B) { run(b, true) })
 }
+
+const dayMs = 24 * 3600 * 1000
+
+// generateStreaming streams a streaming-style application into add: one
+// micro-batch every batchMs for days, each a job of one stage with four
+// short tasks on two executors, events in time order. It returns the
+// number of tasks.
+func generateStreaming(days int, batchMs int64, add func(sparklog.Event)) int {
+	t0 := int64(1_700_000_000_000)
+	add(&sparklog.LogStart{SparkVersion: "3.5.1"})
+	add(&sparklog.EnvironmentUpdate{SparkProperties: map[string]string{"spark.master": "yarn"}})
+	add(&sparklog.ApplicationStart{AppName: "streaming", AppID: "application_1_0002", Timestamp: t0})
+	for _, id := range []string{"1", "2"} {
+		add(&sparklog.ExecutorAdded{Timestamp: t0, ExecutorID: id, Host: "host" + id, TotalCores: 2})
+	}
+	const tasksPerBatch = 4
+	end := t0 + int64(days)*dayMs
+	taskID := int64(0)
+	batch := 0
+	for now := t0 + 1000; now+batchMs <= end; now += batchMs {
+		info := sparklog.StageInfo{StageID: batch, Name: "foreachBatch at Stream.scala:42", NumTasks: tasksPerBatch, SubmissionTime: now}
+		add(&sparklog.JobStart{JobID: batch, SubmissionTime: now, StageInfos: []sparklog.StageInfo{info}})
+		add(&sparklog.StageSubmitted{Stage: info})
+		for i := range tasksPerBatch {
+			add(&sparklog.TaskStart{StageID: batch, Task: sparklog.TaskInfo{TaskID: taskID + int64(i), Index: i, LaunchTime: now + 10, ExecutorID: []string{"1", "2"}[i%2]}})
+		}
+		for i := range tasksPerBatch {
+			d := int64(200 + 50*i)
+			add(&sparklog.TaskEnd{StageID: batch, Reason: sparklog.TaskEndReason{Reason: "Success"},
+				Task:    sparklog.TaskInfo{TaskID: taskID + int64(i), Index: i, LaunchTime: now + 10, FinishTime: now + 10 + d, ExecutorID: []string{"1", "2"}[i%2]},
+				Metrics: &sparklog.TaskMetrics{ExecutorRunTime: d, ExecutorCPUTime: d * 800_000, HasExecutorCPUTime: true, JVMGCTime: d / 50}})
+		}
+		taskID += tasksPerBatch
+		info.CompletionTime = now + 500
+		add(&sparklog.StageCompleted{Stage: info})
+		add(&sparklog.JobEnd{JobID: batch, CompletionTime: now + 500, Result: "JobSucceeded"})
+		batch++
+	}
+	add(&sparklog.ApplicationEnd{Timestamp: end})
+	return int(taskID)
+}
+
+// BenchmarkLongRunning analyses long applications at the default 10 s
+// intervals, past the timeline's 200,000-interval (23-day) window: a
+// streaming-style log (a micro-batch every 30 s) and a single task that
+// runs the whole time (at most 30 days: a longer task is taken for a
+// broken clock and not placed, see maxTaskSpanMs).
+func BenchmarkLongRunning(b *testing.B) {
+	for _, days := range []int{24, 30, 90} {
+		b.Run(fmt.Sprintf("streaming-%dd", days), func(b *testing.B) {
+			for b.Loop() {
+				a := New(DefaultConfig())
+				n := generateStreaming(days, 30_000, a.Add)
+				r := a.Report()
+				b.ReportMetric(float64(n), "tasks")
+				b.ReportMetric(float64(len(r.Intervals)), "intervals")
+			}
+		})
+		b.Run(fmt.Sprintf("single-task-%dd", days), func(b *testing.B) {
+			if days*dayMs > maxTaskSpanMs {
+				b.Skip("longer than maxTaskSpanMs: the task is not placed on the timeline")
+			}
+			t0 := int64(1_700_000_000_000)
+			for b.Loop() {
+				a := New(DefaultConfig())
+				a.Add(&sparklog.ApplicationStart{AppID: "app", Timestamp: t0})
+				a.Add(&sparklog.ExecutorAdded{Timestamp: t0, ExecutorID: "1", TotalCores: 1})
+				a.Add(&sparklog.TaskStart{Task: sparklog.TaskInfo{TaskID: 1, ExecutorID: "1", LaunchTime: t0}})
+				a.Add(&sparklog.TaskEnd{Reason: sparklog.TaskEndReason{Reason: "Success"},
+					Task:    sparklog.TaskInfo{TaskID: 1, ExecutorID: "1", LaunchTime: t0, FinishTime: t0 + int64(days)*dayMs},
+					Metrics: &sparklog.TaskMetrics{ExecutorCPUTime: int64(days) * dayMs * 1e6, HasExecutorCPUTime: true}})
+				a.Add(&sparklog.ApplicationEnd{Timestamp: t0 + int64(days)*dayMs})
+				r := a.Report()
+				b.ReportMetric(float64(len(r.Intervals)), "intervals")
+			}
+		})
+	}
+}

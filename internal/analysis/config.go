@@ -36,6 +36,10 @@ type Config struct {
 	// SQLMaxExecutions bounds the SQL executions kept (oldest finished
 	// dropped first); 0 means 1000, Spark's own UI default.
 	SQLMaxExecutions int
+	// SQLMaxPlanNodes bounds the nodes kept of each SQL plan version; a
+	// bigger plan is cut (a counted problem). 0 means
+	// sqlops.DefaultMaxPlanNodes.
+	SQLMaxPlanNodes int
 }
 
 // Thresholds holds every finding's trigger. DefaultThresholds is the one
@@ -68,6 +72,7 @@ func DefaultConfig() Config {
 		ExactQuantileTasks: 10000,
 		Thresholds:         DefaultThresholds(),
 		SQLThresholds:      sqlops.DefaultThresholds(),
+		SQLMaxPlanNodes:    sqlops.DefaultMaxPlanNodes,
 	}
 }
 

@@ -40,15 +40,21 @@ func (a *App) getOrCreateExecutor(id string, t int64) *executor {
 }
 
 func (a *App) executorAdded(e *sparklog.ExecutorAdded) {
+	cores := e.TotalCores
+	if cores < 0 {
+		a.problem(ProblemNegativeValue, "%s of executor %s: field \"Executor Info.Total Cores\" = %d, counted as 0",
+			sparklog.TypeExecutorAdded, e.ExecutorID, cores)
+		cores = 0
+	}
 	ex := a.getOrCreateExecutor(e.ExecutorID, e.Timestamp)
 	ex.host = e.Host
 	ex.isActive = true
-	ex.totalCores = e.TotalCores
+	ex.totalCores = cores
 	cpus := a.cpusPerTask
 	if c, ok := a.rpCPUs[e.ResourceProfileID]; ok {
 		cpus = c
 	}
-	ex.maxTasks = e.TotalCores / max(cpus, 1)
+	ex.maxTasks = cores / max(cpus, 1)
 
 	if e.ExecutorID == "driver" {
 		a.driverAdd = true
@@ -57,7 +63,7 @@ func (a *App) executorAdded(e *sparklog.ExecutorAdded) {
 		a.lifetimes[i].to, a.lifetimes[i].open = e.Timestamp, false
 	}
 	a.openLife[e.ExecutorID] = len(a.lifetimes)
-	a.lifetimes = append(a.lifetimes, lifetime{exec: e.ExecutorID, cores: e.TotalCores, from: e.Timestamp, open: true})
+	a.lifetimes = append(a.lifetimes, lifetime{exec: e.ExecutorID, cores: cores, from: e.Timestamp, open: true})
 }
 
 func (a *App) executorRemoved(e *sparklog.ExecutorRemoved) {
@@ -76,6 +82,11 @@ func (a *App) blockManagerAdded(e *sparklog.BlockManagerAdded) {
 	ex.hostPort = e.Host + ":" + strconv.Itoa(e.Port)
 	ex.isActive = true
 	ex.maxMemory = e.MaxMem
+	if e.MaxMem < 0 {
+		a.problem(ProblemNegativeValue, "%s of executor %s: field \"Maximum Memory\" = %d, counted as 0",
+			sparklog.TypeBlockManagerAdded, e.ExecutorID, e.MaxMem)
+		ex.maxMemory = 0
+	}
 }
 
 func (ex *executor) notePeaks(metrics []sparklog.NamedValue) {

@@ -39,6 +39,11 @@ type Report struct {
 	// UnplacedTasks counts task ends whose times could not be placed on the
 	// timeline (no launch time, or a span over 31 days).
 	UnplacedTasks int64 `json:"unplacedTasks"`
+	// Problems lists the first values the analysis did not take as they
+	// were (negative metrics, task ends without a start); ProblemCount
+	// counts them all.
+	Problems     []Problem `json:"analysisProblems"`
+	ProblemCount int64     `json:"analysisProblemCount"`
 }
 
 // Interval is one bar of the efficiency chart.
@@ -81,6 +86,10 @@ func (a *App) Report() Report {
 		Start: start, End: end, Live: !a.ended, LastEventTime: a.lastTime,
 		IntervalMode: "fixed", Master: a.master, CPUTimeAvailable: a.hasCPUTime,
 		Totals: a.totals, UnplacedTasks: a.unplaced,
+		Problems: slices.Clone(a.problems), ProblemCount: a.problemCount,
+	}
+	if r.Problems == nil {
+		r.Problems = []Problem{}
 	}
 	if a.cfg.StageBorders {
 		r.IntervalMode = "stages"
@@ -95,7 +104,7 @@ func (a *App) Report() Report {
 		r.Totals.AvailableCoreSecs += r.Intervals[i].AvailableCoreSeconds
 	}
 	r.Stages = a.reportStages()
-	r.Executors = a.reportExecutors(end - a.start)
+	r.Executors = a.reportExecutors(max(end-a.start, 0)) // an end before the start (broken clock) is no negative run time
 	r.SQL = a.sql.Executions()
 	r.Findings = a.findings(&r)
 	r.Findings = append(r.Findings, sqlFindings(r.SQL, a.cfg.SQLThresholds)...)

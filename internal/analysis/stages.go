@@ -94,7 +94,7 @@ func (a *App) getOrCreateStage(info *sparklog.StageInfo) *stage {
 			fresh.runningNow, fresh.lastChange, fresh.singleCoreMs = st.runningNow, st.lastChange, st.singleCoreMs
 		}
 		st = fresh
-		a.stages[k] = st
+		a.putStage(k, st)
 	}
 	st.known = true
 	st.name, st.numTasks = info.Name, info.NumTasks
@@ -117,7 +117,7 @@ func (a *App) stageFor(k stageKey) *stage {
 	if st == nil {
 		st = a.newStage(k)
 		st.live = false
-		a.stages[k] = st
+		a.putStage(k, st)
 	}
 	return st
 }
@@ -134,23 +134,32 @@ func (a *App) jobStart(e *sparklog.JobStart) {
 	a.jobs[e.JobID] = ids
 }
 
+// jobEnd marks the job's stages still pending as skipped. It visits only
+// the attempts of the job's own stages: a long-running application piles up
+// stages, and scanning them all at every job end made it quadratic.
 func (a *App) jobEnd(e *sparklog.JobEnd) {
 	ids, ok := a.jobs[e.JobID]
 	if !ok {
 		return
 	}
 	delete(a.jobs, e.JobID)
-	for k, st := range a.stages {
-		if !st.live || !st.known || st.status != StatusPending {
-			continue
-		}
-		for _, id := range ids {
-			if id == k.id {
+	for _, id := range ids {
+		for _, att := range a.attempts[id] {
+			a.stagesVisited++
+			st := a.stages[stageKey{id, att}]
+			if st.live && st.known && st.status == StatusPending {
 				st.status, st.live = StatusSkipped, false
-				break
 			}
 		}
 	}
+}
+
+// putStage stores a stage attempt, indexing a new one under its stage id.
+func (a *App) putStage(k stageKey, st *stage) {
+	if _, ok := a.stages[k]; !ok {
+		a.attempts[k.id] = append(a.attempts[k.id], k.attempt)
+	}
+	a.stages[k] = st
 }
 
 func (a *App) stageSubmitted(e *sparklog.StageSubmitted) {
@@ -218,9 +227,21 @@ func (a *App) taskEnd(e *sparklog.TaskEnd, placeable bool) {
 	if t.ExecutorID == "driver" {
 		a.driverTask = true
 	}
+	// A Resubmitted end repeats a task that already ended, without a new
+	// TaskStart; any other end needs its start to be taken off the active
+	// counts, which never go below zero.
+	if !wasRunning && e.Reason.Reason != "Resubmitted" {
+		a.problem(ProblemEndWithoutStart, "%s of task %d (stage %d.%d, executor %s) without its TaskStart: not counted as active",
+			sparklog.TypeTaskEnd, t.TaskID, e.StageID, e.StageAttemptID, t.ExecutorID)
+	}
 	var duration int64
 	if t.FinishTime != 0 {
 		duration = t.FinishTime - t.LaunchTime
+	}
+	if duration < 0 {
+		a.problem(ProblemNegativeValue, "%s of task %d (stage %d.%d): \"Finish Time\" %d is before \"Launch Time\" %d, duration counted as 0",
+			sparklog.TypeTaskEnd, t.TaskID, e.StageID, e.StageAttemptID, t.FinishTime, t.LaunchTime)
+		duration = 0
 	}
 	completed, failed, killed := 0, 0, 0
 	switch e.Reason.Reason {
@@ -234,10 +255,12 @@ func (a *App) taskEnd(e *sparklog.TaskEnd, placeable bool) {
 	withMetrics := wasRunning && e.Metrics != nil // Spark adds metrics only for tasks it saw start
 
 	if st := a.stages[k]; st != nil && st.live && st.known {
-		a.stageTaskEnd(st, e, duration, completed, failed, killed, withMetrics)
+		a.stageTaskEnd(st, e, duration, completed, failed, killed, wasRunning, withMetrics)
 	}
 	if ex := a.execs[t.ExecutorID]; ex != nil && ex.live {
-		ex.activeTasks--
+		if wasRunning && ex.activeTasks > 0 {
+			ex.activeTasks--
+		}
 		ex.completedTasks += completed
 		ex.failedTasks += failed
 		ex.totalDuration += duration
@@ -266,11 +289,13 @@ func (a *App) taskEnd(e *sparklog.TaskEnd, placeable bool) {
 	}
 }
 
-func (a *App) stageTaskEnd(st *stage, e *sparklog.TaskEnd, duration int64, completed, failed, killed int, withMetrics bool) {
+func (a *App) stageTaskEnd(st *stage, e *sparklog.TaskEnd, duration int64, completed, failed, killed int, wasRunning, withMetrics bool) {
 	if withMetrics {
 		st.m.add(e.Metrics)
 	}
-	st.active--
+	if wasRunning && st.active > 0 {
+		st.active--
+	}
 	st.complete += completed
 	st.failed += failed
 	st.killed += killed

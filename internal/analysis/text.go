@@ -5,7 +5,9 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -13,8 +15,11 @@ import (
 const maxChartRows = 60
 
 // WriteText prints a readable summary: the efficiency timeline as a text
-// chart (intervals bucketed to at most 60 rows), the worst stages by idle
-// core time inside them, and the findings with their advice.
+// chart (intervals bucketed to at most 60 rows, runs of identical rows
+// collapsed, spill per executor), the longest stages, the findings grouped
+// by kind and operator with their advice, and the analysis problems.
+//
+// It takes any Report, also one built by hand: no value makes it panic.
 func WriteText(w io.Writer, r Report) error {
 	bw := bufio.NewWriter(w)
 	name := r.AppName
@@ -26,7 +31,7 @@ func WriteText(w io.Writer, r Report) error {
 		fmt.Fprintf(bw, "  attempt %s", r.AttemptID)
 	}
 	fmt.Fprintf(bw, "\nSpark %s, %s → %s (%s)", orDash(r.SparkVersion), fmtTime(r.Start), fmtTime(r.End),
-		time.Duration(r.End-r.Start)*time.Millisecond)
+		fmtSeconds(float64(r.End-r.Start)/1e3))
 	if r.Live {
 		fmt.Fprint(bw, ", no ApplicationEnd yet (still running, or the driver died)")
 	}
@@ -34,10 +39,14 @@ func WriteText(w io.Writer, r Report) error {
 	t := r.Totals
 	eff := 0.0
 	if t.AvailableCoreSecs > 0 {
-		eff = t.CPUSeconds / t.AvailableCoreSecs
+		eff = max(t.CPUSeconds, 0) / t.AvailableCoreSecs
 	}
-	fmt.Fprintf(bw, "%d tasks; core time available %.0f s, task CPU %.0f s (efficiency %.0f%%), serde %.0f s, shuffle wait %.0f s, GC %.0f s\n",
-		t.Tasks, t.AvailableCoreSecs, t.CPUSeconds, 100*eff, t.SerdeSeconds, t.ShuffleSeconds, t.GCSeconds)
+	fmt.Fprintf(bw, "%d tasks; core time available %s, task CPU %s (efficiency %.0f%%), serde %s, shuffle wait %s, GC %s\n",
+		t.Tasks, fmtSeconds(t.AvailableCoreSecs), fmtSeconds(t.CPUSeconds), 100*eff,
+		fmtSeconds(t.SerdeSeconds), fmtSeconds(t.ShuffleSeconds), fmtSeconds(t.GCSeconds))
+	if t.MemoryBytesSpill > 0 || t.DiskBytesSpill > 0 {
+		fmt.Fprintf(bw, "spilled %s from memory, %s to disk\n", fmtBytes(t.MemoryBytesSpill), fmtBytes(t.DiskBytesSpill))
+	}
 	if !r.CPUTimeAvailable {
 		fmt.Fprintln(bw, "(this log has no Executor CPU Time: efficiency cannot be measured; the chart shows busy task time instead)")
 	}
@@ -46,11 +55,8 @@ func WriteText(w io.Writer, r Report) error {
 	}
 	writeChart(bw, r)
 	writeWorstStages(bw, r)
-	fmt.Fprintf(bw, "\nFindings (%d)\n", len(r.Findings))
-	for _, f := range r.Findings {
-		fmt.Fprintf(bw, "  %-18s %s%s\n", f.Kind, findingSubject(f), fmtNumbers(f.Numbers))
-		fmt.Fprintf(bw, "  %-18s → %s\n", "", f.Advice)
-	}
+	writeFindings(bw, r.Findings)
+	writeProblems(bw, r)
 	return bw.Flush()
 }
 
@@ -65,8 +71,64 @@ func fmtTime(ms int64) string {
 	return time.UnixMilli(ms).UTC().Format("2006-01-02 15:04:05")
 }
 
+// fmtSeconds renders a duration in the largest fitting units, to about
+// three significant digits: 850ms, 4.2s, 37s, 12m05s, 1h29m, 3d04h.
+// Negative and non-finite values show as 0s.
+func fmtSeconds(s float64) string {
+	if !(s > 0) || math.IsInf(s, 0) { // also NaN
+		return "0s"
+	}
+	switch {
+	case s < 1:
+		return fmt.Sprintf("%.0fms", s*1e3)
+	case s < 9.95:
+		return fmt.Sprintf("%.1fs", s)
+	case s < 59.5:
+		return fmt.Sprintf("%.0fs", s)
+	}
+	total := int64(math.Min(math.Round(s), math.MaxInt64/2)) // whole seconds
+	m := (total + 30) / 60                                   // whole minutes
+	switch {
+	case total < 3600:
+		return fmt.Sprintf("%dm%02ds", total/60, total%60)
+	case m < 24*60:
+		return fmt.Sprintf("%dh%02dm", m/60, m%60)
+	}
+	h := m / 60
+	return fmt.Sprintf("%dd%02dh", h/24, h%24)
+}
+
+// fmtBytes renders a byte count in IEC units: 512 B, 3.5 KiB, 554 MiB.
+func fmtBytes(b float64) string {
+	if !(b > 0) || math.IsInf(b, 0) {
+		return "0 B"
+	}
+	if b < 1024 {
+		return fmt.Sprintf("%.0f B", b)
+	}
+	units := []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	u := -1
+	for b >= 1023.5 && u < len(units)-1 {
+		b /= 1024
+		u++
+	}
+	if b < 9.95 {
+		return fmt.Sprintf("%.1f %s", b, units[u])
+	}
+	return fmt.Sprintf("%.0f %s", b, units[u])
+}
+
+// chartRow is one printed line of the chart, without its time label.
+type chartRow struct {
+	start     int64
+	intervals int
+	text      string
+}
+
 // writeChart draws one row per group of intervals: cpu (█), serde (▓),
-// shuffle (▒) and other busy task time (░) as shares of available cores.
+// shuffle (▒) and other busy task time (░) as shares of available cores,
+// then the spill of the row's top executors. A run of identical rows is
+// printed once, followed by how many intervals it hides.
 func writeChart(w io.Writer, r Report) {
 	ivs := r.Intervals
 	if len(ivs) == 0 {
@@ -74,28 +136,101 @@ func writeChart(w io.Writer, r Report) {
 	}
 	group := (len(ivs) + maxChartRows - 1) / maxChartRows
 	const width = 50
-	fmt.Fprintf(w, "\nTimeline (█ cpu ▓ serde ▒ shuffle ░ other task time; full width = all available cores)\n")
+	var rows []chartRow
 	for i := 0; i < len(ivs); i += group {
 		var avail, cpu, serde, shuffle, task float64
 		j := min(i+group, len(ivs))
+		spill := map[string][2]float64{}
 		for _, iv := range ivs[i:j] {
 			avail += iv.AvailableCoreSeconds
-			cpu += iv.CPUSeconds
-			serde += iv.SerdeSeconds
-			shuffle += iv.ShuffleSeconds
-			task += iv.TaskSeconds
+			cpu += max(iv.CPUSeconds, 0)
+			serde += max(iv.SerdeSeconds, 0)
+			shuffle += max(iv.ShuffleSeconds, 0)
+			task += max(iv.TaskSeconds, 0)
+			for _, s := range iv.Spill {
+				v := spill[s.ExecutorID]
+				spill[s.ExecutorID] = [2]float64{v[0] + max(s.MemoryBytes, 0), v[1] + max(s.DiskBytes, 0)}
+			}
 		}
 		bar := ""
 		share := 0.0
 		if avail > 0 {
-			cells := func(v float64) int { return int(min(v/avail, 1)*width + 0.5) }
+			// Shares are clamped to [0, 1] first: the cell counts can
+			// neither be negative nor overflow, whatever the report holds.
+			cells := func(v float64) int { return int(min(max(v/avail, 0), 1)*width + 0.5) }
 			c, s, sh := cells(cpu), cells(serde), cells(shuffle)
+			s = min(s, width-c)
+			sh = min(sh, width-c-s)
 			other := max(cells(task)-c-s-sh, 0)
 			bar = strings.Repeat("█", c) + strings.Repeat("▓", s) + strings.Repeat("▒", sh) + strings.Repeat("░", other)
 			share = cpu / avail
 		}
-		fmt.Fprintf(w, "%s %4.0f%% |%s\n", time.UnixMilli(ivs[i].Start).UTC().Format("15:04:05"), 100*share, bar)
+		text := fmt.Sprintf("%4.0f%% |%s", 100*min(share, 9.99), bar)
+		if sp := spillText(spill); sp != "" {
+			text += strings.Repeat(" ", width-len([]rune(bar))) + "| " + sp
+		}
+		rows = append(rows, chartRow{start: ivs[i].Start, intervals: j - i, text: text})
 	}
+	layout := "15:04:05"
+	if ivs[len(ivs)-1].End-ivs[0].Start > 24*3600*1000 {
+		layout = "01-02 15:04"
+	}
+	fmt.Fprintf(w, "\nTimeline (█ cpu ▓ serde ▒ shuffle ░ other task time; full width = all available cores)\n")
+	for i := 0; i < len(rows); {
+		j := i + 1
+		for j < len(rows) && rows[j].text == rows[i].text {
+			j++
+		}
+		fmt.Fprintf(w, "%s %s\n", time.UnixMilli(rows[i].start).UTC().Format(layout), rows[i].text)
+		switch hidden := rows[i+1 : j]; {
+		case len(hidden) == 1:
+			fmt.Fprintf(w, "%s %s\n", time.UnixMilli(hidden[0].start).UTC().Format(layout), hidden[0].text)
+		case len(hidden) > 1:
+			n := 0
+			for _, h := range hidden {
+				n += h.intervals
+			}
+			fmt.Fprintf(w, "%*s … %d identical intervals …\n", len(layout), "", n)
+		}
+		i = j
+	}
+}
+
+// maxSpillExecutors is how many executors a chart row names.
+const maxSpillExecutors = 3
+
+// spillText names the executors that spilled most within a row: memory
+// spill, or disk spill when no memory spill is reported (as the findings).
+func spillText(spill map[string][2]float64) string {
+	var total [2]float64
+	for _, v := range spill {
+		total[0] += v[0]
+		total[1] += v[1]
+	}
+	k, what := 0, "memory"
+	if total[0] <= 0 {
+		k, what = 1, "disk"
+	}
+	if total[k] <= 0 {
+		return ""
+	}
+	ids := make([]string, 0, len(spill))
+	for id, v := range spill {
+		if v[k] > 0 {
+			ids = append(ids, id)
+		}
+	}
+	slices.SortFunc(ids, func(x, y string) int {
+		return cmp.Or(cmp.Compare(spill[y][k], spill[x][k]), compareExecIDs(x, y))
+	})
+	parts := make([]string, 0, maxSpillExecutors+1)
+	for _, id := range ids[:min(len(ids), maxSpillExecutors)] {
+		parts = append(parts, "exec "+id+" "+fmtBytes(spill[id][k]))
+	}
+	if n := len(ids) - maxSpillExecutors; n > 0 {
+		parts = append(parts, fmt.Sprintf("+%d more", n))
+	}
+	return fmt.Sprintf("spill %s %s: %s", what, fmtBytes(total[k]), strings.Join(parts, ", "))
 }
 
 // writeWorstStages lists the stages with the longest wall time.
@@ -105,7 +240,7 @@ func writeWorstStages(w io.Writer, r Report) {
 		if s.CompletionTime == 0 || s.SubmissionTime == 0 {
 			return 0
 		}
-		return s.CompletionTime - s.SubmissionTime
+		return max(s.CompletionTime-s.SubmissionTime, 0)
 	}
 	slices.SortFunc(stages, func(x, y Stage) int { return cmp.Compare(dur(y), dur(x)) })
 	if len(stages) == 0 {
@@ -115,34 +250,199 @@ func writeWorstStages(w io.Writer, r Report) {
 	for _, s := range stages[:min(5, len(stages))] {
 		med := ""
 		if q := s.TaskDurations; q != nil {
-			med = fmt.Sprintf(", task median %.1f s max %.1f s", q.Median/1e3, q.Max/1e3)
+			med = fmt.Sprintf(", task median %s max %s", fmtSeconds(q.Median/1e3), fmtSeconds(q.Max/1e3))
 		}
-		fmt.Fprintf(w, "  stage %d.%d %-9s %8.1f s  %d tasks%s  %s\n", s.StageID, s.AttemptID, s.Status,
-			float64(dur(s))/1e3, s.NumTasks, med, truncate(s.Name, 40))
+		tasks := "tasks"
+		if s.NumTasks == 1 {
+			tasks = "task"
+		}
+		fmt.Fprintf(w, "  stage %d.%d %-9s %7s  %d %s%s  %s\n", s.StageID, s.AttemptID, s.Status,
+			fmtSeconds(float64(dur(s))/1e3), s.NumTasks, tasks, med, shortStageName(s.Name, maxStageName))
 	}
+}
+
+// maxStageName is how many characters of a stage name the report shows.
+const maxStageName = 48
+
+// shortStageName keeps what tells stages apart. Spark names a stage after
+// its call site, "method at File.scala:42"; the directory of a script
+// (".../nds/nds_power.py:132") or the package of a class
+// ("org.apache.spark.sql.Dataset.scala:123") only makes it long, so they
+// go first. What still does not fit loses the start of the method, never
+// the file and line.
+func shortStageName(name string, n int) string {
+	name = strings.Join(strings.Fields(name), " ")
+	method, site, ok := cutLast(name, " at ")
+	if !ok {
+		return truncate(name, n)
+	}
+	file, line, hasLine := cutLast(site, ":")
+	if _, err := strconv.Atoi(line); !hasLine || err != nil {
+		file, line = site, ""
+	}
+	if i := strings.LastIndexAny(file, `/\`); i >= 0 && i < len(file)-1 {
+		file = file[i+1:]
+	}
+	if parts := strings.Split(file, "."); len(parts) > 2 { // package.Class.scala → Class.scala
+		file = strings.Join(parts[len(parts)-2:], ".")
+	}
+	if line != "" {
+		file += ":" + line
+	}
+	if i := strings.LastIndex(method, "."); i >= 0 && i < len(method)-1 { // org.apache.spark.rdd.RDD.collect → collect
+		method = method[i+1:]
+	}
+	tail := " at " + file
+	room := n - len([]rune(tail))
+	if room < 2 {
+		return "…" + string(lastRunes(file, n-1))
+	}
+	if m := []rune(method); len(m) > room {
+		method = "…" + string(m[len(m)-room+1:])
+	}
+	return method + tail
+}
+
+func cutLast(s, sep string) (before, after string, found bool) {
+	i := strings.LastIndex(s, sep)
+	if i < 0 {
+		return s, "", false
+	}
+	return s[:i], s[i+len(sep):], true
+}
+
+func lastRunes(s string, n int) []rune {
+	r := []rune(s)
+	return r[max(len(r)-max(n, 0), 0):]
 }
 
 func truncate(s string, n int) string {
 	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
+		return string(r[:max(n-1, 0)]) + "…"
 	}
 	return s
 }
 
-func findingSubject(f Finding) string {
+// findingGroup is findings of one kind about the same thing (the same SQL
+// operator name, or the application's timeline), printed once with a count.
+type findingGroup struct {
+	kind, operator string
+	members        []Finding
+}
+
+// maxGroupSubjects is how many of a group's subjects the report names.
+const maxGroupSubjects = 3
+
+func writeFindings(w io.Writer, fs []Finding) {
+	fmt.Fprintf(w, "\nFindings (%d)\n", len(fs))
+	var groups []*findingGroup
+	index := map[[2]string]*findingGroup{}
+	for _, f := range fs {
+		op := strings.TrimSpace(f.Operator)
+		key := [2]string{f.Kind, op}
+		g := index[key]
+		if g == nil {
+			g = &findingGroup{kind: f.Kind, operator: op}
+			index[key] = g
+			groups = append(groups, g)
+		}
+		g.members = append(g.members, f)
+	}
+	for _, g := range groups {
+		f := g.members[0]
+		if len(g.members) == 1 {
+			fmt.Fprintf(w, "  %s: %s:%s\n", g.kind, findingSubject(f), fmtNumbers(f.Numbers))
+		} else {
+			what := ""
+			if g.operator != "" {
+				what = " " + g.operator + " in"
+			}
+			fmt.Fprintf(w, "  %s ×%d:%s %s\n", g.kind, len(g.members), what, groupPlaces(g.members))
+			fmt.Fprintf(w, "      first:%s\n", fmtNumbers(f.Numbers))
+		}
+		fmt.Fprintf(w, "      → %s\n", f.Advice)
+	}
+}
+
+// groupPlaces names where a group's findings are, briefly: the operators
+// of each query ("query 26 operators 22, 24, +13 more"), else the first
+// few places.
+func groupPlaces(fs []Finding) string {
+	var queries []int64
+	ops := map[int64][]string{}
+	for _, f := range fs {
+		if f.ExecutionID == nil || f.OperatorID == nil {
+			queries = nil
+			break
+		}
+		q := *f.ExecutionID
+		if _, ok := ops[q]; !ok {
+			queries = append(queries, q)
+		}
+		ops[q] = append(ops[q], strconv.Itoa(*f.OperatorID))
+	}
 	var parts []string
-	if f.StageID != nil {
+	shown := 0
+	if queries != nil {
+		for _, q := range queries {
+			if shown >= 2*maxGroupSubjects {
+				break
+			}
+			ids := ops[q][:min(len(ops[q]), 2*maxGroupSubjects-shown)]
+			shown += len(ids)
+			word := "operators"
+			if len(ids) == 1 {
+				word = "operator"
+			}
+			parts = append(parts, fmt.Sprintf("query %d %s %s", q, word, strings.Join(ids, ", ")))
+		}
+	} else {
+		for _, f := range fs[:min(len(fs), maxGroupSubjects)] {
+			parts = append(parts, findingPlace(f))
+		}
+		shown = len(parts)
+	}
+	if n := len(fs) - shown; n > 0 {
+		parts = append(parts, fmt.Sprintf("+%d more", n))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// findingSubject says what a finding concerns: stage, executor, time range
+// or SQL query and operator.
+func findingSubject(f Finding) string {
+	place := findingPlace(f)
+	if op := strings.TrimSpace(f.Operator); op != "" {
+		place = strings.TrimSpace(place + " (" + op + ")")
+	}
+	return place
+}
+
+// findingPlace locates a finding without naming its operator.
+func findingPlace(f Finding) string {
+	var parts []string
+	if f.StageID != nil && f.StageAttemptID != nil {
 		parts = append(parts, fmt.Sprintf("stage %d.%d", *f.StageID, *f.StageAttemptID))
 	}
 	if f.ExecutorID != "" {
 		parts = append(parts, "executor "+f.ExecutorID)
 	}
+	if f.ExecutionID != nil {
+		q := fmt.Sprintf("query %d", *f.ExecutionID)
+		if f.OperatorID != nil {
+			q += fmt.Sprintf(" operator %d", *f.OperatorID)
+		}
+		parts = append(parts, q)
+	}
 	if f.Start != 0 {
-		parts = append(parts, fmtTime(f.Start)+"–"+time.UnixMilli(f.End).UTC().Format("15:04:05"))
+		parts = append(parts, fmt.Sprintf("%s–%s (%s)", fmtTime(f.Start), time.UnixMilli(f.End).UTC().Format("15:04:05"),
+			fmtSeconds(float64(f.End-f.Start)/1e3)))
 	}
 	return strings.Join(parts, ", ")
 }
 
+// fmtNumbers prints a finding's numbers sorted by name, in human units
+// where the name tells them (…Bytes, …Seconds, …Ms).
 func fmtNumbers(m map[string]float64) string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -151,7 +451,33 @@ func fmtNumbers(m map[string]float64) string {
 	slices.Sort(keys)
 	var b strings.Builder
 	for _, k := range keys {
-		fmt.Fprintf(&b, " %s=%.3g", k, m[k])
+		v := m[k]
+		switch {
+		case strings.HasSuffix(k, "Bytes"):
+			fmt.Fprintf(&b, " %s=%s", k, fmtBytes(v))
+		case strings.HasSuffix(k, "Seconds"):
+			fmt.Fprintf(&b, " %s=%s", k, fmtSeconds(v))
+		case strings.HasSuffix(k, "Ms"):
+			fmt.Fprintf(&b, " %s=%s", k, fmtSeconds(v/1e3))
+		default:
+			fmt.Fprintf(&b, " %s=%.3g", k, v)
+		}
 	}
 	return b.String()
+}
+
+// maxTextProblems is how many analysis problems the text report lists.
+const maxTextProblems = 10
+
+func writeProblems(w io.Writer, r Report) {
+	if r.ProblemCount <= 0 && len(r.Problems) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nAnalysis problems (%d)\n", max(r.ProblemCount, int64(len(r.Problems))))
+	for _, p := range r.Problems[:min(len(r.Problems), maxTextProblems)] {
+		fmt.Fprintf(w, "  %s\n", p)
+	}
+	if n := max(r.ProblemCount, int64(len(r.Problems))) - int64(min(len(r.Problems), maxTextProblems)); n > 0 {
+		fmt.Fprintf(w, "  … and %d more\n", n)
+	}
 }

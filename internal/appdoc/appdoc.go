@@ -40,14 +40,14 @@ func Read(ctx context.Context, l sparklog.Log, cfg analysis.Config, progress fun
 	doc := Doc{Log: l.Path, Problems: []sparklog.Problem{}}
 	var seen int
 	h := sparklog.HandlerFuncs{
-		OnEvent: func(_ sparklog.Position, ev sparklog.Event) error {
+		OnEvent: func(pos sparklog.Position, ev sparklog.Event) error {
 			seen++
 			if seen%ctxCheckEvents == 0 {
 				if err := ctx.Err(); err != nil {
 					return err
 				}
 			}
-			app.Add(ev)
+			app.AddAt(pos, ev)
 			return nil
 		},
 		OnProblem: func(p sparklog.Problem) {

@@ -15,6 +15,9 @@ type Execution struct {
 	End         int64      `json:"end"`   // epoch ms, 0 while running
 	Status      string     `json:"status"`
 	Operators   []Operator `json:"operators"`
+	// DroppedPlanNodes counts plan nodes cut away because a plan version
+	// had more than Options.MaxPlanNodes.
+	DroppedPlanNodes int64 `json:"droppedPlanNodes,omitempty"`
 }
 
 // Operator is one plan node. Ids are pre-order positions in the final

@@ -12,18 +12,31 @@ type Options struct {
 	// spark.sql.ui.retainedExecutions = 1000); the oldest finished ones
 	// and their accumulators are dropped first. 0 means 1000.
 	MaxExecutions int
+	// MaxPlanNodes bounds the nodes kept of each plan version of an
+	// execution (the first ones in pre-order); a plan with more is cut
+	// and OnPlanCut is called. 0 means DefaultMaxPlanNodes.
+	MaxPlanNodes int
+	// OnPlanCut, when set, hears of every plan cut to MaxPlanNodes.
+	OnPlanCut func(executionID int64, nodes, kept int)
 }
+
+// DefaultMaxPlanNodes is the default Options.MaxPlanNodes: far above real
+// plans (hundreds of nodes), far below a generated plan of hundreds of
+// megabytes that would otherwise be kept whole.
+const DefaultMaxPlanNodes = 10_000
 
 // Model folds the SQL side of an event log: plans, accumulators and the
 // jobs linking them. Feed it every event in log order with Add; it is not
 // safe for concurrent use.
 type Model struct {
-	maxExecs int
-	execs    map[int64]*execution
-	order    []int64 // execution ids in start order
-	accs     map[int64]*accum
-	accType  map[int64]string // accumulator → metric type, from the plans
-	jobExec  map[int]int64    // job id → execution id
+	maxExecs     int
+	maxPlanNodes int
+	onPlanCut    func(executionID int64, nodes, kept int)
+	execs        map[int64]*execution
+	order        []int64 // execution ids in start order
+	accs         map[int64]*accum
+	accType      map[int64]string // accumulator → metric type, from the plans
+	jobExec      map[int]int64    // job id → execution id
 
 	// pending holds accumulators updated before any plan names them:
 	// subqueries run while AQE plans, so their tasks can end before the
@@ -37,13 +50,14 @@ type Model struct {
 const maxPending = 1 << 16
 
 type execution struct {
-	id          int64
-	description string
-	start, end  int64 // epoch ms
-	ended       bool
-	errorMsg    string
-	jobFailed   bool
-	versions    []*sparklog.PlanNode // every plan, initial first, final last
+	id           int64
+	description  string
+	start, end   int64 // epoch ms
+	ended        bool
+	errorMsg     string
+	jobFailed    bool
+	versions     []*sparklog.PlanNode // every plan, initial first, final last
+	droppedNodes int64                // plan nodes cut away (MaxPlanNodes)
 }
 
 // NewModel starts an empty model.
@@ -51,13 +65,18 @@ func NewModel(opts Options) *Model {
 	if opts.MaxExecutions <= 0 {
 		opts.MaxExecutions = 1000
 	}
+	if opts.MaxPlanNodes <= 0 {
+		opts.MaxPlanNodes = DefaultMaxPlanNodes
+	}
 	return &Model{
-		maxExecs: opts.MaxExecutions,
-		execs:    map[int64]*execution{},
-		accs:     map[int64]*accum{},
-		accType:  map[int64]string{},
-		jobExec:  map[int]int64{},
-		pending:  map[int64]*accum{},
+		maxExecs:     opts.MaxExecutions,
+		maxPlanNodes: opts.MaxPlanNodes,
+		onPlanCut:    opts.OnPlanCut,
+		execs:        map[int64]*execution{},
+		accs:         map[int64]*accum{},
+		accType:      map[int64]string{},
+		jobExec:      map[int]int64{},
+		pending:      map[int64]*accum{},
 	}
 }
 
@@ -149,6 +168,13 @@ func (m *Model) addPlan(x *execution, plan *sparklog.PlanNode) {
 	if plan == nil {
 		return
 	}
+	plan, nodes := cutPlan(plan, m.maxPlanNodes)
+	if nodes > m.maxPlanNodes {
+		x.droppedNodes += int64(nodes - m.maxPlanNodes)
+		if m.onPlanCut != nil {
+			m.onPlanCut(x.id, nodes, m.maxPlanNodes)
+		}
+	}
 	x.versions = append(x.versions, plan)
 	walk(plan, func(n *sparklog.PlanNode) {
 		for _, pm := range n.Metrics {
@@ -195,4 +221,53 @@ func walk(n *sparklog.PlanNode, fn func(*sparklog.PlanNode)) {
 	for _, c := range n.Children {
 		walk(c, fn)
 	}
+}
+
+// cutPlan returns plan and its node count when it has at most limit
+// nodes, else a copy of its first limit nodes in pre-order (the root and
+// the operators nearest the output). Neither pass recurses, so a plan of
+// any depth is safe; the caller's plan is not changed.
+func cutPlan(plan *sparklog.PlanNode, limit int) (*sparklog.PlanNode, int) {
+	nodes := 0
+	stack := []*sparklog.PlanNode{plan}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n == nil {
+			continue
+		}
+		nodes++
+		stack = append(stack, n.Children...)
+	}
+	if nodes <= limit {
+		return plan, nodes
+	}
+	type pending struct{ src, parent *sparklog.PlanNode }
+	root := shallowNode(plan)
+	kept := 1
+	todo := make([]pending, 0, 64)
+	pushChildren := func(src, dst *sparklog.PlanNode) {
+		for i := len(src.Children) - 1; i >= 0; i-- {
+			if src.Children[i] != nil {
+				todo = append(todo, pending{src.Children[i], dst})
+			}
+		}
+	}
+	pushChildren(plan, root)
+	for len(todo) > 0 && kept < limit {
+		p := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		c := shallowNode(p.src)
+		p.parent.Children = append(p.parent.Children, c)
+		kept++
+		pushChildren(p.src, c)
+	}
+	return root, nodes
+}
+
+// shallowNode copies a node without its children.
+func shallowNode(n *sparklog.PlanNode) *sparklog.PlanNode {
+	c := *n
+	c.Children = nil
+	return &c
 }

@@ -31,7 +31,7 @@ func (m *Model) Executions() []Execution {
 }
 
 func (m *Model) build(x *execution) Execution {
-	e := Execution{ExecutionID: x.id, Description: x.description, Start: x.start, End: x.end, Status: StatusRunning, Operators: []Operator{}}
+	e := Execution{ExecutionID: x.id, Description: x.description, Start: x.start, End: x.end, Status: StatusRunning, Operators: []Operator{}, DroppedPlanNodes: x.droppedNodes}
 	if x.ended {
 		e.Status = StatusCompleted
 		if x.errorMsg != "" || x.jobFailed {

@@ -1,0 +1,79 @@
+package sqlops
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/sparkglance/sparkglance/internal/sparklog"
+)
+
+// hugePlan generates a plan of wide unions of deep chains: width chains of
+// depth nodes under one root, every node with its own metric.
+func hugePlan(width, depth int) *sparklog.PlanNode {
+	acc := int64(1000)
+	node := func(name string) *sparklog.PlanNode {
+		acc++
+		return &sparklog.PlanNode{NodeName: name, Metrics: []sparklog.PlanMetric{{Name: "number of output rows", AccumulatorID: acc, MetricType: "sum"}}}
+	}
+	root := node("Union")
+	for w := range width {
+		n := node(fmt.Sprintf("Project %d", w))
+		root.Children = append(root.Children, n)
+		for range depth - 1 {
+			c := node("Filter")
+			n.Children = []*sparklog.PlanNode{c}
+			n = c
+		}
+	}
+	return root
+}
+
+func countNodes(n *sparklog.PlanNode) int {
+	c := 0
+	walk(n, func(*sparklog.PlanNode) { c++ })
+	return c
+}
+
+// A plan with more nodes than MaxPlanNodes keeps only the first ones, is
+// reported through OnPlanCut and counted on the execution; what the model
+// holds (plan nodes and the accumulators they name) is bounded by the cap,
+// not by the plan.
+func TestPlanNodesCapped(t *testing.T) {
+	const width, depth, limit = 400, 500, 10_000 // 200,001 nodes
+	plan := hugePlan(width, depth)
+	var cuts []string
+	m := NewModel(Options{MaxPlanNodes: limit, OnPlanCut: func(id int64, nodes, kept int) {
+		cuts = append(cuts, fmt.Sprintf("%d:%d:%d", id, nodes, kept))
+	}})
+	m.Add(&sparklog.SQLExecutionStart{ExecutionID: 4, Plan: plan, Time: 10})
+	m.Add(&sparklog.SQLExecutionEnd{ExecutionID: 4, Time: 20})
+
+	if want := []string{fmt.Sprintf("4:%d:%d", width*depth+1, limit)}; fmt.Sprint(cuts) != fmt.Sprint(want) {
+		t.Errorf("cuts %v, want %v", cuts, want)
+	}
+	held := 0
+	for _, v := range m.execs[4].versions {
+		held += countNodes(v)
+	}
+	if held != limit || len(m.accs) != limit {
+		t.Errorf("holds %d plan nodes and %d accumulators, want %d each", held, len(m.accs), limit)
+	}
+	execs := m.Executions()
+	if len(execs) != 1 || len(execs[0].Operators) != limit || execs[0].DroppedPlanNodes != int64(width*depth+1-limit) {
+		t.Fatalf("operators %d dropped %d", len(execs[0].Operators), execs[0].DroppedPlanNodes)
+	}
+	// The root and the operators nearest it come first (pre-order).
+	if ops := execs[0].Operators; ops[0].Name != "Union" || ops[1].Name != "Project 0" || ops[1].ParentID == nil || *ops[1].ParentID != 0 {
+		t.Errorf("first operators %+v %+v", ops[0], ops[1])
+	}
+	if countNodes(plan) != width*depth+1 {
+		t.Error("the caller's plan was changed")
+	}
+
+	// A plan within the cap is kept whole, as it is, and nothing is reported.
+	small := hugePlan(3, 3)
+	m.Add(&sparklog.SQLExecutionStart{ExecutionID: 5, Plan: small, Time: 30})
+	if len(cuts) != 1 || m.execs[5].versions[0] != small {
+		t.Errorf("a 10-node plan was cut: %v", cuts)
+	}
+}
