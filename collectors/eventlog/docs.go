@@ -61,7 +61,7 @@ func (w *Watcher) LiveApps() []LiveApp {
 // Routes implements exporter.RouteProvider: the live glance pages and
 // their JSON API (package glanceweb).
 func (w *Watcher) Routes() []exporter.Route {
-	return glanceweb.Routes(func() []glanceweb.App {
+	pages := glanceweb.Routes(func() []glanceweb.App {
 		apps := w.LiveApps()
 		out := make([]glanceweb.App, len(apps))
 		for i, a := range apps {
@@ -69,4 +69,9 @@ func (w *Watcher) Routes() []exporter.Route {
 		}
 		return out
 	})
+	routes := make([]exporter.Route, len(pages))
+	for i, p := range pages {
+		routes[i] = exporter.Route{Pattern: p.Pattern, Handler: p.Handler, Text: p.Text, Description: p.Description}
+	}
+	return routes
 }

@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/report"
 )
@@ -34,10 +33,20 @@ type Source func() []App
 // followed applications; they never reach the filesystem.
 var validID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$`)
 
+// Route is one endpoint: an http.ServeMux pattern and its handler; Text and
+// Description, when set, make a landing-page link. The collector that mounts
+// these hands them to the exporter as its routes (this package stays below
+// the exporter).
+type Route struct {
+	Pattern           string
+	Handler           http.Handler
+	Text, Description string
+}
+
 // Routes returns the live pages and the JSON API.
-func Routes(src Source) []exporter.Route {
+func Routes(src Source) []Route {
 	s := &server{src: src}
-	return []exporter.Route{
+	return []Route{
 		{Pattern: "GET /apps", Handler: http.HandlerFunc(s.index), Text: "Applications",
 			Description: "The glance of every followed Spark application: core time by use, spill, stage timeline"},
 		{Pattern: "GET /apps/{app_id}", Handler: http.HandlerFunc(s.page)},
