@@ -67,7 +67,7 @@ func TestAllCollectorsInOneExporter(t *testing.T) {
 	fixtures := filepath.Join("..", "..", "..", "collectors", "process", "testdata")
 	// serve with every collector on, as the command line would build it
 	exp := exportertest.Start(t, exporter.DefaultCatalog,
-		"--collector.eventlog", "--eventlog.dir="+dir, "--eventlog.retention=876000h", "--eventlog.poll-interval=100ms",
+		"--collector.eventlog", "--eventlog.dir="+dir, "--eventlog.follow-external-links", "--eventlog.retention=876000h", "--eventlog.poll-interval=100ms",
 		"--collector.spark", "--spark.url="+srv.URL,
 		"--collector.process", "--path.procfs="+filepath.Join(fixtures, "node", "proc"),
 		"--path.sysfs="+filepath.Join(fixtures, "rapl", "sys"), "--process.interval=100ms", "--process.discovery-interval=100ms",
