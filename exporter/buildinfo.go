@@ -5,25 +5,27 @@ import (
 	"runtime/debug"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
 // newBuildInfo returns the sparkglance_build_info gauge, always 1, labelled
-// with what was built.
+// with what was built (labels in the schema's order).
 func newBuildInfo(version string) prometheus.Collector {
-	g := prometheus.NewGauge(prometheus.GaugeOpts{
-		Namespace: namespace,
-		Name:      "build_info",
-		Help:      "sparkglance: constant 1, labelled by the version, VCS revision and Go toolchain it was built from.",
-		ConstLabels: prometheus.Labels{
-			"version":   version,
-			"revision":  vcsRevision(),
-			"goversion": runtime.Version(),
-			"goos":      runtime.GOOS,
-			"goarch":    runtime.GOARCH,
-		},
-	})
-	g.Set(1)
-	return g
+	m := prometheus.MustNewConstMetric(sm.BuildInfo.Desc(), prometheus.GaugeValue, 1,
+		version, vcsRevision(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	return constCollector{m}
+}
+
+// constCollector always collects the same metrics.
+type constCollector []prometheus.Metric
+
+func (c constCollector) Describe(ch chan<- *prometheus.Desc) { prometheus.DescribeByCollect(c, ch) }
+
+func (c constCollector) Collect(ch chan<- prometheus.Metric) {
+	for _, m := range c {
+		ch <- m
+	}
 }
 
 // vcsRevision is the commit the binary was built from, as the go command

@@ -8,21 +8,14 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
-const namespace = "sparkglance"
-
+// The scrape's health per collector, defined in package metricschema.
 var (
-	scrapeDurationDesc = prometheus.NewDesc(
-		prometheus.BuildFQName(namespace, "scrape", "collector_duration_seconds"),
-		"sparkglance: duration of a collector's Update during this scrape.",
-		[]string{"collector"}, nil,
-	)
-	scrapeSuccessDesc = prometheus.NewDesc(
-		prometheus.BuildFQName(namespace, "scrape", "collector_success"),
-		"sparkglance: whether a collector succeeded within the scrape deadline (1) or failed or timed out (0).",
-		[]string{"collector"}, nil,
-	)
+	scrapeDurationDesc = sm.ScrapeCollectorDuration.Desc()
+	scrapeSuccessDesc  = sm.ScrapeCollectorSuccess.Desc()
 )
 
 // namedCollector is an enabled collector with the name its metrics carry.
