@@ -52,6 +52,9 @@ func New(cfg Config, cat *Catalog, logger *slog.Logger) (*Exporter, error) {
 	if err := cfg.OTLP.validate(); err != nil {
 		return nil, err
 	}
+	if err := cat.check(); err != nil {
+		return nil, err
+	}
 	e := &Exporter{cfg: cfg, logger: logger, self: prometheus.NewRegistry()}
 	e.self.MustRegister(
 		newBuildInfo(cfg.Version),

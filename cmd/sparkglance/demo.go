@@ -18,13 +18,14 @@ import (
 const demoPause = 10 * time.Second
 
 // prepareDemo creates the directory the simulator writes to and tells the
-// event-log collector to watch it, as if given with --eventlog.dir.
-func prepareDemo() (string, error) {
+// event-log collector (its configuration cfg) to watch it, as if given with
+// --eventlog.dir.
+func prepareDemo(cfg *eventlog.Config) (string, error) {
 	dir, err := os.MkdirTemp("", "sparkglance-demo-")
 	if err != nil {
 		return "", fmt.Errorf("demo: %w", err)
 	}
-	eventlog.AddDir(dir)
+	cfg.Dirs = append(cfg.Dirs, dir)
 	return dir, nil
 }
 

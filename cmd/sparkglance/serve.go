@@ -11,15 +11,16 @@ import (
 	"github.com/sparkglance/sparkglance/exporter"
 )
 
-// serveCommand runs the exporter with every collector registered in
-// exporter.DefaultCatalog (collector packages register from init).
+// serveCommand runs the exporter with every collector (collectors.go).
 type serveCommand struct {
-	cfg  *exporter.Config
-	demo *bool
+	cfg    *exporter.Config
+	wiring *wiring
+	demo   *bool
 }
 
 func newServeCommand(cmd *kingpin.CmdClause) *serveCommand {
-	c := &serveCommand{cfg: exporter.AddFlags(cmd, exporter.DefaultCatalog)}
+	w := newWiring()
+	c := &serveCommand{cfg: exporter.AddFlags(cmd, w.catalog), wiring: w}
 	c.demo = cmd.Flag("demo", "Also run a built-in simulator that writes a live Spark event log into a temporary directory, followed like any --eventlog.dir.").Bool()
 	return c
 }
@@ -30,14 +31,14 @@ func (c *serveCommand) run(ctx context.Context) error {
 	cfg.Version = versionString()
 	var demoDir string
 	if *c.demo {
-		dir, err := prepareDemo()
+		dir, err := prepareDemo(c.wiring.eventlog)
 		if err != nil {
 			return err
 		}
 		defer os.RemoveAll(dir)
 		demoDir = dir
 	}
-	e, err := exporter.New(cfg, exporter.DefaultCatalog, logger)
+	e, err := exporter.New(cfg, c.wiring.catalog, logger)
 	if err != nil {
 		return err
 	}

@@ -33,9 +33,9 @@ type Watcher struct {
 	started bool
 	scanned atomic.Bool // the first listing of every directory is done
 
-	rescan  chan struct{}
-	stats   selfStats
-	claimed sync.Map // app id → Log.Key of the log that shows it
+	rescan chan struct{}
+	stats  selfStats
+	claims *Claims // the applications this collector exports, for the spark collector
 }
 
 // selfStats are the exporter's own counters.
@@ -47,6 +47,11 @@ type selfStats struct {
 
 // New returns the collector for cfg; nothing is read before Run.
 func New(cfg Config, logger *slog.Logger) (*Watcher, error) {
+	return newWatcher(cfg, logger, NewClaims())
+}
+
+// newWatcher is New recording its applications in claims.
+func newWatcher(cfg Config, logger *slog.Logger, claims *Claims) (*Watcher, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
@@ -70,6 +75,7 @@ func New(cfg Config, logger *slog.Logger) (*Watcher, error) {
 		apps: map[string]*trackedApp{}, dirErr: map[string]bool{}, leftOut: map[string]bool{},
 		rescan: make(chan struct{}, 1),
 		stats:  selfStats{errors: map[string]float64{}},
+		claims: claims,
 	}, nil
 }
 
