@@ -15,10 +15,15 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// Collector is one source of metrics. Update sends const metrics (built
-// with prometheus.MustNewConstMetric, never with timestamps) for the current
+// Collector is one source of metrics: an [Updater] or a [FamilyCollector]
+// (New refuses anything else). It may also be a [Runner], a [Readier] or a
+// [RouteProvider].
+type Collector any
+
+// Updater is a collector that sends const metrics (built with
+// prometheus.MustNewConstMetric, never with timestamps) for the current
 // scrape and returns when done; it must stop early once ctx is done.
-type Collector interface {
+type Updater interface {
 	Update(ctx context.Context, ch chan<- prometheus.Metric) error
 }
 

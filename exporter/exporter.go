@@ -66,6 +66,11 @@ func New(cfg Config, cat *Catalog, logger *slog.Logger) (*Exporter, error) {
 		if err != nil {
 			return nil, fmt.Errorf("collector %s: %w", r.name, err)
 		}
+		switch c.(type) {
+		case Updater, FamilyCollector:
+		default:
+			return nil, fmt.Errorf("collector %s: %T is neither an Updater nor a FamilyCollector", r.name, c)
+		}
 		e.collectors = append(e.collectors, namedCollector{name: r.name, collector: c})
 		logger.Info("collector enabled", "collector", r.name)
 	}

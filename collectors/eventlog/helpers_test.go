@@ -11,9 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/sparkglance/sparkglance/exporter"
+	"github.com/sparkglance/sparkglance/exporter/exportertest"
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
 	"github.com/sparkglance/sparkglance/internal/testkit"
@@ -86,16 +87,17 @@ func waitReady(t testing.TB, w *Watcher) {
 	waitFor(t, 20*time.Second, "watcher ready", func() bool { return w.Ready() == nil })
 }
 
-// gather runs one Update through a registry, as a scrape does.
+// gather runs one scrape of w through the exporter's registry path (the
+// one of every format but text, and of OTLP).
 func gather(t testing.TB, w *Watcher) map[string]*dto.MetricFamily {
 	t.Helper()
-	reg := prometheus.NewPedanticRegistry()
-	reg.MustRegister(collectorFunc(func(ch chan<- prometheus.Metric) {
-		if err := w.Update(context.Background(), ch); err != nil {
-			t.Errorf("Update: %v", err)
-		}
-	}))
-	mfs, err := reg.Gather()
+	cat := exporter.NewCatalog()
+	cat.Register(CollectorName, true, exportertest.Fixed(w))
+	e, err := exporter.New(*exportertest.ParseConfig(t, cat), cat, testLogger(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mfs, err := e.Gatherer(context.Background()).Gather()
 	if err != nil {
 		t.Fatalf("gather: %v", err)
 	}
@@ -105,11 +107,6 @@ func gather(t testing.TB, w *Watcher) map[string]*dto.MetricFamily {
 	}
 	return out
 }
-
-type collectorFunc func(chan<- prometheus.Metric)
-
-func (collectorFunc) Describe(chan<- *prometheus.Desc)      {}
-func (f collectorFunc) Collect(ch chan<- prometheus.Metric) { f(ch) }
 
 // series finds one series' value by its label values (others ignored);
 // ok is false when absent.

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/analysis/sqlops"
 )
@@ -32,10 +33,10 @@ type appView struct {
 
 	sql sqlops.Summary // SQL executions and operators, top operators by time
 
-	// The view's series in the text format, encoded at the first scrape
+	// The view's series, one part per family, built at the first scrape
 	// that needs them (families.go).
-	renderOnce sync.Once
-	text       *renderedView
+	partsDone sync.Once
+	parts     []*exporter.Part
 }
 
 type intervalView struct {
