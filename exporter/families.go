@@ -130,6 +130,13 @@ func familiesGatherer(fs []Family) prometheus.Gatherer {
 	})
 }
 
+// GatherFamilies is the registry path for fs alone: their series checked,
+// merged and sorted by client_golang, as a scrape in a format other than
+// text serves them.
+func GatherFamilies(fs []Family) ([]*dto.MetricFamily, error) {
+	return prometheus.Gatherers{familiesGatherer(fs)}.Gather()
+}
+
 // gathered is one scrape for the text path: the registry's families and the
 // FamilyCollectors' families written from their parts' text, each sorted by
 // name, no name in both.

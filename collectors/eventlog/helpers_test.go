@@ -14,7 +14,6 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/sparkglance/sparkglance/exporter"
-	"github.com/sparkglance/sparkglance/exporter/exportertest"
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
 	"github.com/sparkglance/sparkglance/internal/testkit"
@@ -91,13 +90,11 @@ func waitReady(t testing.TB, w *Watcher) {
 // one of every format but text, and of OTLP).
 func gather(t testing.TB, w *Watcher) map[string]*dto.MetricFamily {
 	t.Helper()
-	cat := exporter.NewCatalog()
-	cat.Register(CollectorName, true, exportertest.Fixed(w))
-	e, err := exporter.New(*exportertest.ParseConfig(t, cat), cat, testLogger(t))
+	fs, err := w.Families(context.Background())
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("families: %v", err)
 	}
-	mfs, err := e.Gatherer(context.Background()).Gather()
+	mfs, err := exporter.GatherFamilies(fs)
 	if err != nil {
 		t.Fatalf("gather: %v", err)
 	}
