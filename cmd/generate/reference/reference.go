@@ -43,10 +43,10 @@ The OTLP push sends exactly the metrics of a scrape, converted by the
 OpenTelemetry Prometheus bridge: the OTLP metric name is the Prometheus name
 below (suffixes ` + "`_total`" + `, ` + "`_seconds`" + `, ` + "`_bytes`" + `
 included), the HELP text is the description, labels are attributes, gauges
-are Gauges and counters cumulative monotonic Sums. The unit column gives
-the UCUM unit each name's suffix stands for; a backend that translates OTLP
-names to Prometheus names (appending the unit and ` + "`_total`" + `) must
-be configured not to add them twice. Resource attributes: ` + "`service.name=sparkglance`" + `,
+are Gauges and counters cumulative monotonic Sums. Each metric carries the
+UCUM unit of the unit column (the unit its name's suffix stands for); a
+backend that translates OTLP names to Prometheus names (appending the unit
+and ` + "`_total`" + `) must be configured not to add them twice. Resource attributes: ` + "`service.name=sparkglance`" + `,
 ` + "`service.version`" + `, ` + "`host.name`" + `.
 
 `
