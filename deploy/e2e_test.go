@@ -20,6 +20,7 @@ import (
 	"github.com/sparkglance/sparkglance/alerts"
 	"github.com/sparkglance/sparkglance/alerts/promqltest"
 	"github.com/sparkglance/sparkglance/dashboards"
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 	"github.com/sparkglance/sparkglance/internal/testkit"
 	"github.com/sparkglance/sparkglance/internal/testkit/promtest"
 )
@@ -51,8 +52,11 @@ func TestEndToEndDemo(t *testing.T) {
 	}
 	alertmanagerBin := testkit.RequireTool(t, "prometheus-alertmanager")
 	testkit.RequireTool(t, "prometheus")
-	for _, names := range promqltest.Contract["eventlog"] {
-		demoFed[names] = true
+	// The demo feeds every event-log and exporter family but the SQL ones.
+	for _, m := range append(sm.For(sm.CollectorEventlog), sm.For(sm.CollectorExporter)...) {
+		if !strings.HasPrefix(m.Name, "spark_sql_") {
+			demoFed[m.Name] = true
+		}
 	}
 
 	// sparkglance, built from this tree.

@@ -4,8 +4,9 @@ import (
 	"runtime/debug"
 
 	"github.com/prometheus/client_golang/prometheus"
-	versioncollector "github.com/prometheus/client_golang/prometheus/collectors/version"
 	"github.com/prometheus/common/version"
+
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
 // The build information lives in github.com/prometheus/common/version, which
@@ -35,6 +36,22 @@ func fillUnstampedVersion(readBuildInfo func() (*debug.BuildInfo, bool)) {
 	}
 }
 
-// newBuildInfo returns sparkglance_build_info: constant 1, labelled by
-// version, revision, branch, Go version, OS, architecture and build tags.
-func newBuildInfo() prometheus.Collector { return versioncollector.NewCollector(namespace) }
+// newBuildInfo returns sparkglance_build_info: constant 1, labelled (in the
+// schema's order) with the same values as client_golang's version collector
+// and `sparkglance --version`.
+func newBuildInfo() prometheus.Collector {
+	m := prometheus.MustNewConstMetric(sm.BuildInfo.Desc(), prometheus.GaugeValue, 1,
+		version.Version, version.GetRevision(), version.Branch, version.GoVersion, version.GoOS, version.GoArch, version.GetTags())
+	return constCollector{m}
+}
+
+// constCollector always collects the same metrics.
+type constCollector []prometheus.Metric
+
+func (c constCollector) Describe(ch chan<- *prometheus.Desc) { prometheus.DescribeByCollect(c, ch) }
+
+func (c constCollector) Collect(ch chan<- prometheus.Metric) {
+	for _, m := range c {
+		ch <- m
+	}
+}

@@ -2,6 +2,7 @@ package exporter
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"regexp"
@@ -14,10 +15,15 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// Collector is one source of metrics. Update sends const metrics (built
-// with prometheus.MustNewConstMetric, never with timestamps) for the current
+// Collector is one source of metrics: an [Updater] or a [FamilyCollector]
+// (New refuses anything else). It may also be a [Runner], a [Readier] or a
+// [RouteProvider].
+type Collector any
+
+// Updater is a collector that sends const metrics (built with
+// prometheus.MustNewConstMetric, never with timestamps) for the current
 // scrape and returns when done; it must stop early once ctx is done.
-type Collector interface {
+type Updater interface {
 	Update(ctx context.Context, ch chan<- prometheus.Metric) error
 }
 
@@ -51,6 +57,13 @@ func WithFlags(declare func(FlagGroup)) Option {
 	return func(r *registration) { r.declareFlags = declare }
 }
 
+// WithCheck adds a start-up check that runs whether or not the collector
+// is enabled (enabled says which): a flag of the collector that means
+// nothing without it is an error, not a silent no-op.
+func WithCheck(check func(enabled bool) error) Option {
+	return func(r *registration) { r.check = check }
+}
+
 // WithHelp sets the sentence shown in --collector.<name>'s help.
 func WithHelp(help string) Option {
 	return func(r *registration) { r.help = help }
@@ -64,9 +77,12 @@ type registration struct {
 	factory        Factory
 	help           string
 	declareFlags   func(FlagGroup)
+	check          func(enabled bool) error
 }
 
 // Catalog is a set of registered collectors and whether each is enabled.
+// The command builds one and registers every collector in it explicitly,
+// handing each the shared services it needs.
 type Catalog struct {
 	mu              sync.Mutex
 	regs            map[string]*registration
@@ -74,17 +90,9 @@ type Catalog struct {
 	flagsDeclared   bool
 }
 
-// DefaultCatalog holds the collectors registered with [Register].
-var DefaultCatalog = NewCatalog()
-
 // NewCatalog returns an empty catalog.
 func NewCatalog() *Catalog {
 	return &Catalog{regs: map[string]*registration{}}
-}
-
-// Register adds a collector to [DefaultCatalog]; call it from init.
-func Register(name string, defaultEnabled bool, factory Factory, opts ...Option) {
-	DefaultCatalog.Register(name, defaultEnabled, factory, opts...)
 }
 
 var collectorName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
@@ -159,10 +167,32 @@ func (c *Catalog) enabled() []*registration {
 	defer c.mu.Unlock()
 	var out []*registration
 	for _, r := range c.regs {
-		if r.enabled && (r.explicit || !c.disableDefaults) {
+		if c.isEnabled(r) {
 			out = append(out, r)
 		}
 	}
 	slices.SortFunc(out, func(a, b *registration) int { return strings.Compare(a.name, b.name) })
 	return out
+}
+
+func (c *Catalog) isEnabled(r *registration) bool {
+	return r.enabled && (r.explicit || !c.disableDefaults)
+}
+
+// check runs every registration's start-up check, sorted by name.
+func (c *Catalog) check() error {
+	var errs []error
+	for _, name := range c.Names() {
+		c.mu.Lock()
+		r := c.regs[name]
+		enabled := c.isEnabled(r)
+		c.mu.Unlock()
+		if r.check == nil {
+			continue
+		}
+		if err := r.check(enabled); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
 }

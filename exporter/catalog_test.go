@@ -85,6 +85,43 @@ func TestCollectorOwnFlags(t *testing.T) {
 	}
 }
 
+// A collector's start-up check runs whether or not it is enabled, and its
+// error stops start-up before any collector is built.
+func TestStartupCheckStopsNew(t *testing.T) {
+	for _, c := range []struct {
+		args    []string
+		wantErr bool
+	}{
+		{nil, false},
+		{[]string{"--collector.needy"}, false},
+		{[]string{"--needy.extra"}, true},
+		{[]string{"--needy.extra", "--collector.needy"}, false},
+	} {
+		cat := exporter.NewCatalog()
+		var extra bool
+		built := false
+		cat.Register("needy", false, func(*slog.Logger) (exporter.Collector, error) {
+			built = true
+			return answerCollector{}, nil
+		},
+			exporter.WithFlags(func(g exporter.FlagGroup) { g.Flag("needy.extra", "").BoolVar(&extra) }),
+			exporter.WithCheck(func(enabled bool) error {
+				if extra && !enabled {
+					return errors.New("--needy.extra needs --collector.needy")
+				}
+				return nil
+			}))
+		cfg := exportertest.ParseConfig(t, cat, c.args...)
+		_, err := exporter.New(*cfg, cat, discard)
+		if (err != nil) != c.wantErr || (err != nil && !strings.Contains(err.Error(), "--needy.extra needs --collector.needy")) {
+			t.Errorf("%v: New error = %v, want error %v", c.args, err, c.wantErr)
+		}
+		if err != nil && built {
+			t.Errorf("%v: collector built although start-up failed", c.args)
+		}
+	}
+}
+
 // A factory that fails stops start-up with the collector's name.
 func TestFactoryErrorStopsNew(t *testing.T) {
 	cat := exporter.NewCatalog()

@@ -6,9 +6,13 @@
 //
 // # Collectors
 //
-// A data source implements [Collector] and registers a factory from an init
-// function with [Register]; every registered collector gets a
-// --collector.<name> / --no-collector.<name> flag. On each scrape the
+// A data source is an [Updater] (it sends const metrics per scrape) or a
+// [FamilyCollector] (it hands over whole families built from an immutable
+// snapshot). The command builds one [Catalog] and registers each
+// collector's factory in it explicitly, handing over the services
+// collectors share; every registered collector gets a
+// --collector.<name> / --no-collector.<name> flag, and its start-up check
+// ([WithCheck]) rejects flags that mean nothing without it. On each scrape the
 // enabled collectors run concurrently, each bounded by the scrape deadline
 // (X-Prometheus-Scrape-Timeout-Seconds minus --web.timeout-offset), and the
 // scrape always carries, per collector,
@@ -27,13 +31,24 @@
 // works in the background: the collector also implements [Runner], and its
 // Run method, started once by the exporter and stopped with the exporter's
 // context, reads sources on its own schedule and publishes immutable
-// snapshots (swap a pointer under a mutex, or an atomic.Pointer). Update is
-// the view: it takes the latest snapshot and turns it into const metrics,
+// snapshots (swap a pointer under a mutex, or an atomic.Pointer). Update (or
+// Families) is the view: it takes the latest snapshot and turns it into
+// metrics,
 // doing no I/O and no computation that depends on how often Prometheus
 // scrapes, so overlapping scrapes and the OTLP push see consistent numbers.
 // Until its first snapshot exists such a collector implements [Readier] and
 // reports not ready, which keeps /-/ready at 503. HELP strings of values
 // computed in the background should say so.
+//
+// # One exposition path
+//
+// A FamilyCollector's families are one value for every output: the
+// registry path (protobuf, OpenMetrics, OTLP) gathers their series with
+// client_golang's [prometheus.Gatherers], merged with the other collectors'
+// and the exporter's own; the text path writes, for each [Part], the text
+// expfmt encoded from those same series once (a big scrape then mostly
+// copies cached text). Families another collector also emits are merged the
+// registry's way on both paths.
 //
 // # Default port
 //

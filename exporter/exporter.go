@@ -57,6 +57,9 @@ func New(cfg Config, cat *Catalog, logger *slog.Logger) (*Exporter, error) {
 	if err := cfg.checkProfilingExposure(); err != nil {
 		return nil, err
 	}
+	if err := cat.check(); err != nil {
+		return nil, err
+	}
 	e := &Exporter{cfg: cfg, logger: logger, self: prometheus.NewRegistry()}
 	e.self.MustRegister(
 		newBuildInfo(),
@@ -67,6 +70,11 @@ func New(cfg Config, cat *Catalog, logger *slog.Logger) (*Exporter, error) {
 		c, err := r.factory(logger.With("collector", r.name))
 		if err != nil {
 			return nil, fmt.Errorf("collector %s: %w", r.name, err)
+		}
+		switch c.(type) {
+		case Updater, FamilyCollector:
+		default:
+			return nil, fmt.Errorf("collector %s: %T is neither an Updater nor a FamilyCollector", r.name, c)
 		}
 		e.collectors = append(e.collectors, namedCollector{name: r.name, collector: c})
 		logger.Info("collector enabled", "collector", r.name)

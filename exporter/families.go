@@ -1,132 +1,181 @@
 package exporter
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
+	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
 )
 
-// FamilyCollector is a Collector that can also hand over its metrics as
-// whole families, each already encoded in the text format. A scrape in the
-// text format then copies that text instead of passing every series
-// through the registry (hashing, sorting) and the text encoder, which is
-// what a scrape of thousands of executors spends its time on. Update stays
-// the reference: Families must yield exactly the series Update sends.
+// FamilyCollector is a collector that hands over whole metric families
+// built from an immutable snapshot, instead of sending const metrics. That
+// one value serves every path: the registry path (any format, OTLP) gathers
+// its series, and the text path writes the text each part encoded from
+// those same series, once per part. A scrape of thousands of executors then
+// mostly copies cached text.
 type FamilyCollector interface {
-	Collector
 	// Families returns the collector's non-empty families for this scrape.
 	// It must stop early once ctx is done.
 	Families(ctx context.Context) ([]Family, error)
 }
 
-// Family is one metric family of a FamilyCollector. Its collector vouches
-// for what the registry would otherwise check: a valid name, one help and
-// type, unique series sorted as the registry sorts them (by label values
-// in label-name order).
+// Family is one metric family of a FamilyCollector, in parts (one per
+// application, say), whose series the registry sorts as it sorts any
+// family's; a collector whose parts follow that order (see [Part]) gets its
+// cached text written as it is.
 type Family struct {
-	Name string
-	Help string
-	Type dto.MetricType
-	// Text is the family's sample lines in the text format (no HELP or
-	// TYPE line), written in this order.
-	Text [][]byte
-	// Metrics returns the same series, for the other formats, the OTLP
-	// push, and merging with another collector's series of this family.
-	Metrics func() []*dto.Metric
+	Name  string
+	Help  string
+	Type  dto.MetricType
+	Parts []*Part
 }
 
-// asMetricFamily converts f for the registry's world.
-func (f *Family) asMetricFamily() *dto.MetricFamily {
-	return &dto.MetricFamily{Name: &f.Name, Help: &f.Help, Type: f.Type.Enum(), Metric: f.Metrics()}
+// Part is an immutable piece of a family: its series, sorted as the
+// registry sorts them with repeated label sets dropped, and their text
+// encoding, made by expfmt from those series at the first text scrape that
+// needs it and kept.
+type Part struct {
+	name    string
+	typ     dto.MetricType
+	metrics []*dto.Metric
+
+	once sync.Once
+	text []byte
+	err  error
 }
 
-// gathered is one scrape: the registry's families and the ready families
-// of FamilyCollectors, each sorted by name, no name in both.
+// NewPart makes a part of the family name of type t from ms, which it sorts
+// and owns from now on; a series repeating another's labels is dropped, as
+// the registry would refuse it.
+func NewPart(name string, t dto.MetricType, ms []*dto.Metric) *Part {
+	slices.SortStableFunc(ms, compareSeries)
+	ms = slices.CompactFunc(ms, func(a, b *dto.Metric) bool { return compareSeries(a, b) == 0 })
+	return &Part{name: name, typ: t, metrics: ms}
+}
+
+// Len is the number of series.
+func (p *Part) Len() int { return len(p.metrics) }
+
+// Metrics returns the part's series; callers must not modify them.
+func (p *Part) Metrics() []*dto.Metric { return p.metrics }
+
+// Text returns the series' sample lines in the text format (no HELP or
+// TYPE line), encoded once.
+func (p *Part) Text() ([]byte, error) {
+	p.once.Do(func() {
+		if len(p.metrics) == 0 {
+			return
+		}
+		var buf bytes.Buffer
+		if _, err := expfmt.MetricFamilyToText(&buf, &dto.MetricFamily{Name: &p.name, Type: p.typ.Enum(), Metric: p.metrics}); err != nil {
+			p.err = fmt.Errorf("%s: %w", p.name, err)
+			return
+		}
+		// Without Help, the first line is the TYPE line, which the exporter
+		// writes once per family.
+		header, samples, ok := bytes.Cut(buf.Bytes(), []byte("\n"))
+		if !ok || !bytes.HasPrefix(header, []byte("# TYPE ")) {
+			p.err = fmt.Errorf("%s: unexpected text encoding %q", p.name, header)
+			return
+		}
+		p.text = samples
+	})
+	return p.text, p.err
+}
+
+// metricFamily is f for the registry's world: every part's series.
+func (f *Family) metricFamily() *dto.MetricFamily {
+	n := 0
+	for _, p := range f.Parts {
+		n += len(p.metrics)
+	}
+	ms := make([]*dto.Metric, 0, n)
+	for _, p := range f.Parts {
+		ms = append(ms, p.metrics...)
+	}
+	return &dto.MetricFamily{Name: &f.Name, Help: &f.Help, Type: f.Type.Enum(), Metric: ms}
+}
+
+// sorted reports whether the parts' series, in part order, are in the
+// registry's order, so that their texts can be written one after another.
+func (f *Family) sorted() bool {
+	var last *dto.Metric
+	for _, p := range f.Parts {
+		if len(p.metrics) == 0 {
+			continue
+		}
+		if last != nil && compareSeries(last, p.metrics[0]) >= 0 {
+			return false
+		}
+		last = p.metrics[len(p.metrics)-1]
+	}
+	return true
+}
+
+// familiesGatherer serves families through the registry path: client_golang
+// checks and merges them with the other gatherers' (prometheus.Gatherers).
+func familiesGatherer(fs []Family) prometheus.Gatherer {
+	return prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
+		out := make([]*dto.MetricFamily, 0, len(fs))
+		for i := range fs {
+			out = append(out, fs[i].metricFamily())
+		}
+		return out, nil
+	})
+}
+
+// GatherFamilies is the registry path for fs alone: their series checked,
+// merged and sorted by client_golang, as a scrape in a format other than
+// text serves them.
+func GatherFamilies(fs []Family) ([]*dto.MetricFamily, error) {
+	return prometheus.Gatherers{familiesGatherer(fs)}.Gather()
+}
+
+// gathered is one scrape for the text path: the registry's families and the
+// FamilyCollectors' families written from their parts' text, each sorted by
+// name, no name in both.
 type gathered struct {
 	regular []*dto.MetricFamily
 	ready   []Family
 }
 
-// separate moves into regular every ready family whose name regular also
-// has (another collector emits it too) or that two FamilyCollectors
-// returned, merging their series as the registry would, so that each
-// family is written once.
-func separate(regular []*dto.MetricFamily, ready []Family) (gathered, []error) {
+// separate keeps ready the families only one FamilyCollector returned, whose
+// parts are in order, and no other collector emits; the others are merged
+// into regular by client_golang (prometheus.Gatherers), as the registry
+// path would merge them.
+func separate(regular []*dto.MetricFamily, ready []Family) (gathered, error) {
 	slices.SortStableFunc(ready, func(a, b Family) int { return strings.Compare(a.Name, b.Name) })
-	byName := make(map[string]*dto.MetricFamily, len(regular))
+	inRegular := make(map[string]bool, len(regular))
 	for _, mf := range regular {
-		byName[mf.GetName()] = mf
+		inRegular[mf.GetName()] = true
 	}
-	g := gathered{regular: regular}
-	var errs []error
-	for i := 0; i < len(ready); {
-		n := 1
-		for i+n < len(ready) && ready[i+n].Name == ready[i].Name {
-			n++
-		}
-		group := ready[i : i+n]
-		i += n
-		mf := byName[group[0].Name]
-		if mf == nil && n == 1 {
-			g.ready = append(g.ready, group[0])
+	var g gathered
+	var merge []Family
+	for i := range ready {
+		f := ready[i]
+		dup := (i > 0 && ready[i-1].Name == f.Name) || (i+1 < len(ready) && ready[i+1].Name == f.Name)
+		if inRegular[f.Name] || dup || !f.sorted() {
+			merge = append(merge, f)
 			continue
 		}
-		if mf == nil {
-			mf = group[0].asMetricFamily()
-			group = group[1:]
-			g.regular = append(g.regular, mf)
-		}
-		for j := range group {
-			if err := mergeInto(mf, &group[j]); err != nil {
-				errs = append(errs, err)
-			}
-		}
+		g.ready = append(g.ready, f)
 	}
-	slices.SortFunc(g.regular, func(a, b *dto.MetricFamily) int { return strings.Compare(a.GetName(), b.GetName()) })
-	return g, errs
-}
-
-// mergeInto adds f's series to mf, refusing a family of another help or
-// type and dropping series already there, then sorts as the registry does.
-func mergeInto(mf *dto.MetricFamily, f *Family) error {
-	if mf.GetType() != f.Type || mf.GetHelp() != f.Help {
-		return fmt.Errorf("family %s: collected with type %s and help %q, and elsewhere with type %s and help %q; dropped the latter",
-			f.Name, mf.GetType(), mf.GetHelp(), f.Type, f.Help)
+	if len(merge) == 0 {
+		g.regular = regular
+		return g, nil
 	}
-	seen := make(map[string]bool, len(mf.Metric))
-	for _, m := range mf.Metric {
-		seen[labelKey(m)] = true
-	}
-	dups := 0
-	for _, m := range f.Metrics() {
-		k := labelKey(m)
-		if seen[k] {
-			dups++
-			continue
-		}
-		seen[k] = true
-		mf.Metric = append(mf.Metric, m)
-	}
-	slices.SortStableFunc(mf.Metric, compareSeries)
-	if dups > 0 {
-		return fmt.Errorf("family %s: %d series collected twice with the same label values; kept the first", f.Name, dups)
-	}
-	return nil
-}
-
-// labelKey identifies a series within its family.
-func labelKey(m *dto.Metric) string {
-	var b strings.Builder
-	for _, lp := range m.GetLabel() {
-		b.WriteString(lp.GetName())
-		b.WriteByte(0xff)
-		b.WriteString(lp.GetValue())
-		b.WriteByte(0xff)
-	}
-	return b.String()
+	mfs, err := prometheus.Gatherers{
+		prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) { return regular, nil }),
+		familiesGatherer(merge),
+	}.Gather()
+	g.regular = mfs
+	return g, err
 }
 
 // compareSeries is the registry's order of the series of a family: by
@@ -143,7 +192,3 @@ func compareSeries(a, b *dto.Metric) int {
 	}
 	return 0
 }
-
-// CompareSeries exposes the registry's series order to FamilyCollectors,
-// which must keep it.
-func CompareSeries(a, b *dto.Metric) int { return compareSeries(a, b) }

@@ -13,6 +13,7 @@ import (
 	"github.com/klauspost/compress/gzip"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	dto "github.com/prometheus/client_model/go"
 )
 
 // scrapeTimeoutHeader is how Prometheus tells a target its scrape timeout.
@@ -22,9 +23,18 @@ const scrapeTimeoutHeader = "X-Prometheus-Scrape-Timeout-Seconds"
 // collectors under ctx, plus the exporter's own metrics (build info, Go
 // runtime, process, promhttp).
 func (e *Exporter) Gatherer(ctx context.Context) prometheus.Gatherer {
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(&scrape{ctx: ctx, collectors: e.collectors, logger: e.logger})
-	return prometheus.Gatherers{e.self, reg}
+	return prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
+		s := &scrape{ctx: ctx, collectors: e.collectors, logger: e.logger}
+		reg := prometheus.NewRegistry()
+		reg.MustRegister(s)
+		// Gatherers gathers in order: the scrape has run, and the
+		// FamilyCollectors' families are known, by the time the last one
+		// is asked for them. client_golang merges them with the other
+		// collectors' series of the same family.
+		return prometheus.Gatherers{e.self, reg, prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
+			return familiesGatherer(s.collected()).Gather()
+		})}.Gather()
+	})
 }
 
 // metricsHandler serves the telemetry path. Each request gets its own

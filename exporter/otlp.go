@@ -16,7 +16,10 @@ import (
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetricgrpc"
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	"go.opentelemetry.io/otel/sdk/resource"
+
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
 // OTLP protocols accepted by --otlp.protocol ("http" is short for
@@ -32,7 +35,8 @@ const (
 // OpenTelemetry Prometheus bridge: names stay the Prometheus names
 // (including _total and unit suffixes), HELP becomes the description,
 // labels become attributes, gauges become Gauges and counters cumulative
-// monotonic Sums. A backend that maps OTLP back to Prometheus names will
+// monotonic Sums, and each family the metric schema defines carries its
+// UCUM unit. A backend that maps OTLP back to Prometheus names will
 // therefore find the same series.
 type OTLPConfig struct {
 	// Endpoint is host:port, or a URL (http:// implies --otlp.insecure; for
@@ -106,7 +110,7 @@ func startOTLP(ctx context.Context, c OTLPConfig, version string, g prometheus.G
 	reader := sdkmetric.NewPeriodicReader(exp,
 		sdkmetric.WithInterval(c.Interval),
 		sdkmetric.WithTimeout(c.Timeout),
-		sdkmetric.WithProducer(prombridge.NewMetricProducer(prombridge.WithGatherer(g))),
+		sdkmetric.WithProducer(withSchemaUnits{prombridge.NewMetricProducer(prombridge.WithGatherer(g))}),
 	)
 	logger.Info("pushing metrics over OTLP", "endpoint", c.Endpoint, "protocol", c.Protocol, "interval", c.Interval)
 	return sdkmetric.NewMeterProvider(
@@ -154,4 +158,23 @@ func otlpResource(version string) *resource.Resource {
 		attrs = append(attrs, attribute.String("host.name", host))
 	}
 	return resource.NewSchemaless(attrs...)
+}
+
+// withSchemaUnits sets the OTLP unit of every metric the schema defines:
+// the Prometheus bridge converts gathered families, which carry no unit
+// (client_golang descriptors have none), so it is attached here by family
+// name.
+type withSchemaUnits struct{ sdkmetric.Producer }
+
+func (p withSchemaUnits) Produce(ctx context.Context) ([]metricdata.ScopeMetrics, error) {
+	scopes, err := p.Producer.Produce(ctx)
+	for i := range scopes {
+		for j := range scopes[i].Metrics {
+			m := &scopes[i].Metrics[j]
+			if def, ok := sm.Lookup(m.Name); ok && m.Unit == "" {
+				m.Unit = def.Unit
+			}
+		}
+	}
+	return scopes, err
 }

@@ -152,6 +152,16 @@ func testOTLPPush(t *testing.T, pushes <-chan push, args ...string) {
 	if bi := metrics["sparkglance_build_info"]; bi.GetGauge() == nil || bi.GetGauge().GetDataPoints()[0].GetAsDouble() != 1 {
 		t.Errorf("pushed sparkglance_build_info = %v, want a gauge of 1", bi)
 	}
+	// Units come from the metric schema; families it does not define (the
+	// Go runtime's, the test's) carry none.
+	for name, want := range map[string]string{
+		"sparkglance_scrape_collector_duration_seconds": "s", "sparkglance_scrape_collector_success": "1",
+		"sparkglance_build_info": "1", "sparkglance_test_answer": "",
+	} {
+		if got := metrics[name].GetUnit(); got != want {
+			t.Errorf("pushed %s with unit %q, want %q", name, got, want)
+		}
+	}
 	cpu := metrics["process_cpu_seconds_total"].GetSum()
 	if cpu == nil || !cpu.GetIsMonotonic() || cpu.GetAggregationTemporality() != metricspb.AggregationTemporality_AGGREGATION_TEMPORALITY_CUMULATIVE {
 		t.Errorf("process_cpu_seconds_total pushed as %v, want a cumulative monotonic sum", metrics["process_cpu_seconds_total"])

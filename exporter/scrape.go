@@ -8,21 +8,14 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
-const namespace = "sparkglance"
-
+// The scrape's health per collector, defined in package metricschema.
 var (
-	scrapeDurationDesc = prometheus.NewDesc(
-		prometheus.BuildFQName(namespace, "scrape", "collector_duration_seconds"),
-		"sparkglance: duration of a collector's Update during this scrape.",
-		[]string{"collector"}, nil,
-	)
-	scrapeSuccessDesc = prometheus.NewDesc(
-		prometheus.BuildFQName(namespace, "scrape", "collector_success"),
-		"sparkglance: whether a collector succeeded within the scrape deadline (1) or failed or timed out (0).",
-		[]string{"collector"}, nil,
-	)
+	scrapeDurationDesc = sm.ScrapeCollectorDuration.Desc()
+	scrapeSuccessDesc  = sm.ScrapeCollectorSuccess.Desc()
 )
 
 // namedCollector is an enabled collector with the name its metrics carry.
@@ -37,11 +30,16 @@ type scrape struct {
 	ctx        context.Context
 	collectors []namedCollector
 	logger     *slog.Logger
-	// asFamilies asks FamilyCollectors for families, kept in ready,
-	// instead of metrics sent through the registry.
-	asFamilies bool
 	mu         sync.Mutex
-	ready      []Family
+	// families are the FamilyCollectors' families of this scrape.
+	families []Family
+}
+
+// collected returns the FamilyCollectors' families once Collect has run.
+func (s *scrape) collected() []Family {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.families
 }
 
 // Describe sends nothing: collectors' metric sets vary (applications come
@@ -60,15 +58,15 @@ func (s *scrape) Collect(ch chan<- prometheus.Metric) {
 func (s *scrape) execute(nc namedCollector, ch chan<- prometheus.Metric) {
 	start := time.Now()
 	var err error
-	if fc, ok := nc.collector.(FamilyCollector); ok && s.asFamilies {
+	if fc, ok := nc.collector.(FamilyCollector); ok {
 		var families []Family
 		families, err = familiesWithin(s.ctx, fc)
 		s.mu.Lock()
-		s.ready = append(s.ready, families...)
+		s.families = append(s.families, families...)
 		s.mu.Unlock()
 	} else {
 		var metrics []prometheus.Metric
-		metrics, err = updateWithin(s.ctx, nc.collector)
+		metrics, err = updateWithin(s.ctx, nc.collector.(Updater))
 		for _, m := range metrics {
 			ch <- m
 		}
@@ -88,7 +86,7 @@ func (s *scrape) execute(nc namedCollector, ch chan<- prometheus.Metric) {
 // updateWithin runs c.Update and gathers what it sends. If ctx ends first it
 // returns ctx's error and no metrics; the collector keeps a drained channel
 // so that a late send neither blocks it nor reaches a finished scrape.
-func updateWithin(ctx context.Context, c Collector) ([]prometheus.Metric, error) {
+func updateWithin(ctx context.Context, c Updater) ([]prometheus.Metric, error) {
 	sent := make(chan prometheus.Metric)
 	result := make(chan error, 1)
 	go func() {
@@ -140,7 +138,7 @@ func familiesWithin(ctx context.Context, c FamilyCollector) ([]Family, error) {
 
 // safeUpdate turns a collector's panic into an error, so that one broken
 // collector cannot take the exporter down.
-func safeUpdate(ctx context.Context, c Collector, ch chan<- prometheus.Metric) (err error) {
+func safeUpdate(ctx context.Context, c Updater, ch chan<- prometheus.Metric) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("collector panicked: %v", p)

@@ -1,13 +1,11 @@
 // Package promqltest checks PromQL expressions (alert rules, dashboard
 // queries) against a real Prometheus (internal/testkit/promtest) and
-// against the metric names sparkglance documents.
+// against the metric names of the metric schema.
 package promqltest
 
 import (
-	"slices"
 	"testing"
 
-	"github.com/sparkglance/sparkglance/internal/testkit"
 	"github.com/sparkglance/sparkglance/internal/testkit/promtest"
 )
 
@@ -17,34 +15,16 @@ type Expr struct {
 	Text  string
 }
 
-// Known reports which metric names expressions may use: those
-// docs/metrics.md documents, the Contract names of collectors
-// docs/metrics.md documents nothing of yet (logged), and the given
-// recording rules.
+// Known reports which metric names expressions may use: those the metric
+// schema defines and the given recording rules.
 func Known(t testing.TB, recorded []string) func(string) bool {
 	t.Helper()
-	root, err := testkit.ModuleRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	docs, err := Documented(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	schema := Defined()
 	extra := map[string]bool{}
-	for collector, names := range Contract {
-		if slices.ContainsFunc(names, docs.Has) {
-			continue
-		}
-		t.Logf("docs/metrics.md documents no metric of %q yet: accepting its names from promqltest.Contract", collector)
-		for _, n := range names {
-			extra[n] = true
-		}
-	}
 	for _, r := range recorded {
 		extra[r] = true
 	}
-	return func(name string) bool { return extra[name] || docs.Has(name) }
+	return func(name string) bool { return extra[name] || schema.Has(name) }
 }
 
 // CheckExpressions sends every expression (variables substituted) to a
@@ -66,7 +46,7 @@ func CheckExpressions(t *testing.T, s *promtest.Server, exprs []Expr, known func
 		}
 		for _, n := range names {
 			if !known(n) {
-				t.Errorf("%s: metric %q is neither documented nor recorded (in %q)", e.Where, n, e.Text)
+				t.Errorf("%s: metric %q is neither in the metric schema nor recorded (in %q)", e.Where, n, e.Text)
 			}
 		}
 	}

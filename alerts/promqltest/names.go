@@ -1,11 +1,11 @@
 package promqltest
 
 import (
-	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
 // Substitute replaces Grafana's template variables by dummies Prometheus
@@ -63,22 +63,17 @@ func MetricNames(expr string) []string {
 
 func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
-// documentedName matches a metric name written in docs/metrics.md,
-// including patterns such as spark_metrics_<source>_<name>.
-var (
-	documentedName = regexp.MustCompile(`\b(?:spark|sparkglance)_[a-z0-9_<>]+`)
-	placeholder    = regexp.MustCompile(`<[a-z_]+>`)
-)
-
-// Docs is what docs/metrics.md documents.
-type Docs struct {
+// Schema is what the metric schema (internal/metricschema) defines.
+type Schema struct {
 	Names    map[string]bool
 	Patterns []*regexp.Regexp // from names with <placeholders>
 }
 
-// Has reports whether name is documented, directly, as a summary's
-// _sum/_count series, or through a pattern.
-func (d Docs) Has(name string) bool {
+var placeholder = regexp.MustCompile(`<[a-z_]+>`)
+
+// Has reports whether name is defined, directly, as a summary's or
+// histogram's _sum/_count/_bucket series, or through a pattern.
+func (d Schema) Has(name string) bool {
 	if d.Names[name] {
 		return true
 	}
@@ -95,57 +90,20 @@ func (d Docs) Has(name string) bool {
 	return false
 }
 
-// ParseDocs reads the metric names of a docs/metrics.md text.
-func ParseDocs(text string) Docs {
-	d := Docs{Names: map[string]bool{}}
-	for _, n := range documentedName.FindAllString(text, -1) {
-		if strings.Contains(n, "<") {
-			d.Patterns = append(d.Patterns, regexp.MustCompile("^"+placeholder.ReplaceAllString(regexp.QuoteMeta(n), `[a-z0-9_]+`)+"$"))
+// NewSchema indexes metric definitions by name; a pattern such as
+// spark_metrics_<source>_<name> matches any name with its placeholders
+// filled.
+func NewSchema(metrics []*sm.Metric) Schema {
+	d := Schema{Names: map[string]bool{}}
+	for _, m := range metrics {
+		if m.Pattern {
+			d.Patterns = append(d.Patterns, regexp.MustCompile("^"+placeholder.ReplaceAllString(regexp.QuoteMeta(m.Name), `[a-z0-9_]+`)+"$"))
 			continue
 		}
-		d.Names[n] = true
+		d.Names[m.Name] = true
 	}
 	return d
 }
 
-// Documented parses docs/metrics.md; a missing file documents nothing.
-func Documented(moduleRoot string) (Docs, error) {
-	b, err := os.ReadFile(filepath.Join(moduleRoot, "docs", "metrics.md"))
-	if os.IsNotExist(err) {
-		return ParseDocs(""), nil
-	}
-	if err != nil {
-		return Docs{}, err
-	}
-	return ParseDocs(string(b)), nil
-}
-
-// Contract lists, per collector, the metric names its design promises
-// (what dashboards and alerts were written against).
-// A collector's names are accepted from this list only while
-// docs/metrics.md documents none of them (its section is not written yet).
-var Contract = map[string][]string{
-	// event-log collector and exporter
-	"eventlog": {"spark_app_info", "spark_app_start_time_seconds", "spark_app_end_time_seconds",
-		"spark_app_cores", "spark_app_core_seconds_total", "spark_app_active_tasks", "spark_app_tasks_total",
-		"spark_app_interval_efficiency", "spark_app_interval_time_ratio", "spark_app_interval_start_time_seconds",
-		"spark_stage_active", "spark_executor_cores", "spark_executor_active_tasks",
-		"spark_executor_task_time_seconds_total", "spark_executor_spill_bytes_total", "spark_executor_interval_spill_bytes",
-		"spark_executor_shuffle_read_bytes_total", "spark_executor_shuffle_write_bytes_total",
-		"spark_executor_input_bytes_total", "spark_executor_output_bytes_total", "spark_app_finding",
-		"sparkglance_build_info", "sparkglance_eventlog_apps", "sparkglance_eventlog_bytes_read_total",
-		"sparkglance_eventlog_events_total", "sparkglance_eventlog_errors_total", "sparkglance_eventlog_lag_seconds",
-		"sparkglance_scrape_collector_success", "sparkglance_scrape_collector_duration_seconds"},
-	// node agent
-	"process": {"spark_process_cpu_seconds_total", "spark_process_cpu_load_ratio", "spark_executor_energy_joules_total",
-		"spark_node_energy_joules_total", "spark_node_cpu_tdp_watts", "sparkglance_process_discovered"},
-	// stack sampling
-	"stacks": {"spark_thread_samples_total", "spark_executor_blocked_ratio",
-		"sparkglance_stacks_dump_duration_seconds", "sparkglance_stacks_errors_total"},
-	// Spark endpoints; spark_metrics_* follow Spark's own key names
-	"spark": {"spark_plugin_energy_total_wh", "spark_target_up",
-		"spark_metrics_executor_metrics_jvm_heap_memory_bytes", "spark_metrics_executor_metrics_total_gc_time_seconds_total"},
-	// SQL operators
-	"sql": {"spark_sql_executions_total", "spark_sql_execution_duration_seconds",
-		"spark_sql_operator_time_seconds_total", "spark_sql_operator_spill_bytes_total", "spark_sql_operator_peak_memory_bytes"},
-}
+// Defined is every family of the metric schema.
+func Defined() Schema { return NewSchema(sm.All()) }

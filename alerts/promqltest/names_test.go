@@ -3,6 +3,8 @@ package promqltest
 import (
 	"slices"
 	"testing"
+
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
 func TestMetricNames(t *testing.T) {
@@ -31,8 +33,12 @@ func TestSubstitute(t *testing.T) {
 	}
 }
 
-func TestParseDocs(t *testing.T) {
-	d := ParseDocs("| `spark_app_cores` | gauge |\n| `spark_metrics_<source>_<name>` | any |\n| `spark_x_seconds` | summary |\n")
+func TestSchemaHas(t *testing.T) {
+	d := NewSchema([]*sm.Metric{
+		sm.New("spark_app_cores", sm.Gauge, "{core}", nil, "Cores."),
+		sm.NewPattern("spark_metrics_<source>_<name>", "gauge", "", nil, "Any."),
+		sm.New("spark_x_seconds", sm.Summary, "s", nil, "X."),
+	})
 	for name, want := range map[string]bool{
 		"spark_app_cores": true, "spark_metrics_jvm_heap_used": true, "spark_x_seconds_count": true,
 		"spark_app_core": false, "spark_metrics_": false, "sparkglance_other": false,
@@ -40,5 +46,19 @@ func TestParseDocs(t *testing.T) {
 		if got := d.Has(name); got != want {
 			t.Errorf("Has(%q) = %v, want %v", name, got, want)
 		}
+	}
+}
+
+// Every exact name of the schema is known, and the pattern covers Spark's
+// metrics-system families.
+func TestDefinedCoversSchema(t *testing.T) {
+	d := Defined()
+	for _, n := range sm.Names() {
+		if !d.Has(n) {
+			t.Errorf("%s is in the schema but not known", n)
+		}
+	}
+	if !d.Has("spark_metrics_executor_metrics_jvm_heap_memory_bytes") {
+		t.Error("spark_metrics_* families are not known")
 	}
 }

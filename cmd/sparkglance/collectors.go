@@ -1,9 +1,34 @@
 package main
 
-// Collectors compiled into the binary: each registers itself with the
-// exporter from its init function (and declares its own flags there).
 import (
-	_ "github.com/sparkglance/sparkglance/collectors/process" // process: node agent, JVM CPU load and energy
-	_ "github.com/sparkglance/sparkglance/collectors/spark"   // spark: /metrics/json and /api/v1
-	_ "github.com/sparkglance/sparkglance/collectors/stacks"  // stacks: JVM thread dumps, blocked ratio, profiles API
+	"github.com/sparkglance/sparkglance/collectors/eventlog"
+	"github.com/sparkglance/sparkglance/collectors/process"
+	"github.com/sparkglance/sparkglance/collectors/spark"
+	"github.com/sparkglance/sparkglance/collectors/stacks"
+	"github.com/sparkglance/sparkglance/exporter"
 )
+
+// wiring is every collector compiled into the binary, registered in one
+// catalog, with the services they share built once here.
+type wiring struct {
+	catalog *exporter.Catalog
+	// eventlog is the event-log collector's flag-filled configuration (the
+	// demo adds its directory to it).
+	eventlog *eventlog.Config
+	// discovery is the node's one JVM discovery: the process collector
+	// samples it, the stack sampler lists its JVMs (and runs it itself when
+	// the process collector is off).
+	discovery *process.Discovery
+	// claims are the applications the event-log collector exports; the
+	// spark collector leaves out the series both would emit for them.
+	claims *eventlog.Claims
+}
+
+func newWiring() *wiring {
+	w := &wiring{catalog: exporter.NewCatalog(), discovery: process.NewDiscovery(), claims: eventlog.NewClaims()}
+	w.eventlog = eventlog.Register(w.catalog, w.claims) // eventlog: Spark event logs, per-application analysis
+	spark.Register(w.catalog, w.claims)                 // spark: /metrics/json and /api/v1
+	process.Register(w.catalog, w.discovery)            // process: node agent, JVM CPU load and energy
+	stacks.Register(w.catalog, w.discovery)             // stacks: JVM thread dumps, blocked ratio, profiles API
+	return w
+}

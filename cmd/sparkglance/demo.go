@@ -42,9 +42,10 @@ func addDemoFlags(cmd *kingpin.CmdClause) demoOptions {
 }
 
 // prepareDemo creates the directory the simulator writes to and tells the
-// event-log collector to watch it, as if given with --eventlog.dir. The
-// caller removes the directory once the demo and the exporter have stopped.
-func prepareDemo(opt demoOptions) (string, error) {
+// event-log collector (its configuration cfg) to watch it, as if given with
+// --eventlog.dir. The caller removes the directory once the demo and the
+// exporter have stopped.
+func prepareDemo(opt demoOptions, cfg *eventlog.Config) (string, error) {
 	if !(*opt.speed > 0) {
 		return "", fmt.Errorf("demo: --demo.speed %v must be positive", *opt.speed)
 	}
@@ -52,7 +53,7 @@ func prepareDemo(opt demoOptions) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("demo: %w", err)
 	}
-	eventlog.AddDir(dir)
+	cfg.Dirs = append(cfg.Dirs, dir)
 	return dir, nil
 }
 

@@ -14,17 +14,18 @@ import (
 	"github.com/sparkglance/sparkglance/internal/sparklog"
 )
 
-// serveCommand runs the exporter with every collector registered in
-// exporter.DefaultCatalog (collector packages register from init).
+// serveCommand runs the exporter with every collector (collectors.go).
 type serveCommand struct {
-	cfg  *exporter.Config
-	demo demoOptions
+	cfg    *exporter.Config
+	wiring *wiring
+	demo   demoOptions
 	// eventLogDirs is --eventlog.dir's value, checked at start-up.
 	eventLogDirs *[]string
 }
 
 func newServeCommand(cmd *kingpin.CmdClause) *serveCommand {
-	c := &serveCommand{cfg: exporter.AddFlags(cmd, exporter.DefaultCatalog)}
+	w := newWiring()
+	c := &serveCommand{cfg: exporter.AddFlags(cmd, w.catalog), wiring: w}
 	if f := cmd.GetFlag("eventlog.dir"); f != nil {
 		if g, ok := f.Model().Value.(kingpin.Getter); ok {
 			c.eventLogDirs, _ = g.Get().(*[]string)
@@ -43,7 +44,7 @@ func (c *serveCommand) run(ctx context.Context) error {
 	cfg.Version = version.Version
 	var demoDir string
 	if *c.demo.enabled {
-		dir, err := prepareDemo(c.demo)
+		dir, err := prepareDemo(c.demo, c.wiring.eventlog)
 		if err != nil {
 			return err
 		}
@@ -51,7 +52,7 @@ func (c *serveCommand) run(ctx context.Context) error {
 		defer removeDemoDir(dir, logger)
 		demoDir = dir
 	}
-	e, err := exporter.New(cfg, exporter.DefaultCatalog, logger)
+	e, err := exporter.New(cfg, c.wiring.catalog, logger)
 	if err != nil {
 		return err
 	}

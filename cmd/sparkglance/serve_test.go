@@ -81,3 +81,25 @@ func runServe(t *testing.T, args ...string) (addr string, stop func()) {
 		}
 	}
 }
+
+// The command wires every collector: --profiling.enabled without the stack
+// sampler that serves the API stops start-up instead of answering 404.
+func TestServeProfilingNeedsStacks(t *testing.T) {
+	if code := quiet(t, func() int {
+		return realMain([]string{"serve", "--profiling.enabled", "--web.listen-address=127.0.0.1:0", "--log.level=error"})
+	}); code == 0 {
+		t.Error("--profiling.enabled without --collector.stacks: exit 0, want an error")
+	}
+}
+
+// One catalog holds every collector, and the spark collector is handed the
+// event-log collector's claims, the very value the command built.
+func TestWiringRegistersEveryCollector(t *testing.T) {
+	w := newWiring()
+	if got := strings.Join(w.catalog.Names(), ","); got != "eventlog,process,spark,stacks" {
+		t.Errorf("collectors %s, want eventlog,process,spark,stacks", got)
+	}
+	if w.claims == nil || w.discovery == nil || w.eventlog == nil {
+		t.Error("a shared service is missing")
+	}
+}

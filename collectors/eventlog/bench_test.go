@@ -9,9 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/common/expfmt"
 
+	"github.com/sparkglance/sparkglance/exporter"
+	"github.com/sparkglance/sparkglance/exporter/exportertest"
 	"github.com/sparkglance/sparkglance/internal/simulate"
 )
 
@@ -30,10 +31,9 @@ func writeLiveApps(b *testing.B, dir string, n, execs int) {
 }
 
 // BenchmarkScrape100Apps100Executors: a whole gzip'd scrape over HTTP
-// (the text fast path: views encoded once, see families.go), and Update
-// with the registry's gather and text encoding (the reference path, also
-// used for protobuf and OTLP), of 100 live applications with 100
-// executors each.
+// (the text path: each view's parts encoded once, see families.go), and
+// the registry path's gather and text encoding (used for protobuf and
+// OTLP), of 100 live applications with 100 executors each.
 func BenchmarkScrape100Apps100Executors(b *testing.B) {
 	dir := b.TempDir()
 	writeLiveApps(b, dir, 100, 100)
@@ -66,7 +66,7 @@ func BenchmarkScrape100Apps100Executors(b *testing.B) {
 			httpGet(b, base+"/metrics")
 		}
 	})
-	b.Run("render-all-changed", func(b *testing.B) {
+	b.Run("parts+encode-all-changed", func(b *testing.B) {
 		views := latestAttempts(w.snapshot())
 		b.ReportAllocs()
 		var size int
@@ -75,44 +75,39 @@ func BenchmarkScrape100Apps100Executors(b *testing.B) {
 			for i, v := range views { // new views, as after every app republished
 				fresh[i] = freshView(v)
 			}
-			texts, err := renderAll(context.Background(), fresh)
+			parts, err := partsOfAll(context.Background(), fresh)
 			if err != nil {
 				b.Fatal(err)
 			}
 			size = 0
-			for _, t := range texts {
-				size += len(t.text)
+			for _, vp := range parts {
+				for _, p := range vp {
+					if p == nil {
+						continue
+					}
+					text, err := p.Text()
+					if err != nil {
+						b.Fatal(err)
+					}
+					size += len(text)
+				}
 			}
 		}
 		b.ReportMetric(float64(size), "bytes/scrape")
 	})
-	b.Run("update", func(b *testing.B) {
-		ch := make(chan prometheus.Metric, 1024)
-		n := 0
-		drained := make(chan struct{})
-		go func() {
-			defer close(drained)
-			for range ch {
-				n++
-			}
-		}()
-		b.ReportAllocs()
-		for b.Loop() {
-			if err := w.Update(context.Background(), ch); err != nil {
-				b.Fatal(err)
-			}
-		}
-		close(ch)
-		<-drained
-	})
 	b.Run("gather+encode", func(b *testing.B) {
-		reg := prometheus.NewRegistry()
-		reg.MustRegister(collectorFunc(func(ch chan<- prometheus.Metric) { _ = w.Update(context.Background(), ch) }))
+		cat := exporter.NewCatalog()
+		cat.Register(CollectorName, true, exportertest.Fixed(w))
+		cfg := exportertest.ParseConfig(b, cat)
+		e, err := exporter.New(*cfg, cat, testLogger(b))
+		if err != nil {
+			b.Fatal(err)
+		}
 		var series int
 		var size int64
 		b.ReportAllocs()
 		for b.Loop() {
-			mfs, err := reg.Gather()
+			mfs, err := e.Gatherer(context.Background()).Gather()
 			if err != nil {
 				b.Fatal(err)
 			}

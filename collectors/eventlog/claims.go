@@ -1,21 +1,32 @@
 package eventlog
 
-import "github.com/sparkglance/sparkglance/collectors/spark"
+import "sync"
 
-// Claimed implements spark.AppClaims: an application followed through
-// its event log is exported by this collector, so the spark collector
-// leaves out the series both would emit.
-func (w *Watcher) Claimed(appID string) bool {
-	_, ok := w.claimed.Load(appID)
+// Claims are the applications the event-log collector exports. The command
+// builds one, hands it to this collector, which records every application
+// it follows, and to the spark collector (as its spark.AppClaims), which
+// then leaves out the series both would emit for those applications.
+type Claims struct {
+	byApp sync.Map // app id → Log.Key of the log that shows it
+}
+
+// NewClaims returns an empty set of claims.
+func NewClaims() *Claims { return &Claims{} }
+
+// Claimed reports whether the application appID is followed through its
+// event log. It is called during scrapes, concurrently, and is cheap.
+func (c *Claims) Claimed(appID string) bool {
+	_, ok := c.byApp.Load(appID)
 	return ok
 }
 
-var _ spark.AppClaims = (*Watcher)(nil)
+// Claimed reports whether w exports the application appID.
+func (w *Watcher) Claimed(appID string) bool { return w.claims.Claimed(appID) }
 
 // claim records that the log at key is application appID.
 func (w *Watcher) claim(appID, key string) {
 	if appID != "" {
-		w.claimed.Store(appID, key)
+		w.claims.byApp.Store(appID, key)
 	}
 }
 
@@ -25,17 +36,17 @@ func (w *Watcher) claim(appID, key string) {
 // w.mu must be held.
 func (w *Watcher) unclaim(key string) {
 	var ids []string
-	w.claimed.Range(func(id, k any) bool {
+	w.claims.byApp.Range(func(id, k any) bool {
 		if k == key {
 			ids = append(ids, id.(string))
 		}
 		return true
 	})
 	for _, id := range ids {
-		w.claimed.Delete(id)
+		w.claims.byApp.Delete(id)
 		for k, a := range w.apps {
 			if v := a.view.Load(); k != key && v != nil && v.appID == id {
-				w.claimed.Store(id, k)
+				w.claims.byApp.Store(id, k)
 				break
 			}
 		}

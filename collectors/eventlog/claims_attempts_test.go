@@ -36,7 +36,7 @@ func TestClaimSurvivesDroppingOneAttempt(t *testing.T) {
 		t.Fatal("application not claimed")
 	}
 	// Drop whichever attempt holds the claim.
-	holder, _ := w.claimed.Load(app)
+	holder, _ := w.claims.byApp.Load(app)
 	if err := os.Remove(holder.(string)); err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestClaimSurvivesDroppingOneAttempt(t *testing.T) {
 	if !w.Claimed(app) {
 		t.Error("the remaining attempt lost the claim")
 	}
-	if k, _ := w.claimed.Load(app); k == holder {
+	if k, _ := w.claims.byApp.Load(app); k == holder {
 		t.Errorf("claim still held by the removed log %v", k)
 	}
 }

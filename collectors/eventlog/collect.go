@@ -1,7 +1,6 @@
 package eventlog
 
 import (
-	"context"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,34 +11,6 @@ import (
 
 	"github.com/sparkglance/sparkglance/internal/analysis/sqlops"
 )
-
-// Update is the view: it turns the published snapshots into const metrics
-// and does no I/O. Of several attempts of one application id only the one
-// that started last is exported, so that series stay unique.
-func (w *Watcher) Update(ctx context.Context, ch chan<- prometheus.Metric) error {
-	tracked := w.snapshot()
-	views := latestAttempts(tracked)
-	now := time.Now()
-	apps := make([]appPairs, len(views))
-	for i, v := range views {
-		apps[i] = newAppPairs(v)
-	}
-	send := func(m prometheus.Metric) { ch <- m }
-	// Family by family, each in the registry's sort order, which makes its
-	// sort of a big scrape linear.
-	for _, f := range families {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		for i := range apps {
-			f.emit(send, &apps[i], now)
-		}
-	}
-	for _, m := range w.selfMetrics(tracked) {
-		ch <- m
-	}
-	return w.dirsErr() // the applications held are still served
-}
 
 // selfMetrics are the collector's own figures: applications by state,
 // bytes and events read, errors by reason.
@@ -289,7 +260,7 @@ var families = []family{
 		if len(d) == 0 {
 			return
 		}
-		ch(prometheus.MustNewConstSummary(sqlDuration.Desc(), uint64(len(d)), sum(d), quantiles(d), p.v.appID, p.v.appName))
+		ch(prometheus.MustNewConstSummary(sqlDuration.Desc(), uint64(len(d)), sum(d), quantiles(d), p.id.GetValue(), p.name.GetValue()))
 	}},
 	sqlOperatorFamily(sqlOpTime, func(o *sqlops.OperatorTotals) float64 { return o.TimeSeconds }),
 	sqlOperatorFamily(sqlOpSpill, func(o *sqlops.OperatorTotals) float64 { return o.SpillBytes }),

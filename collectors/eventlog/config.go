@@ -83,16 +83,8 @@ func (c Config) validate() error {
 	return errors.Join(errs...)
 }
 
-// flagConfig is filled by the command line (see register.go).
-var flagConfig = DefaultConfig()
-
-// AddDir adds a directory to watch as if given with --eventlog.dir; the
-// demo uses it for the simulator's directory. Call it before the exporter
-// builds its collectors.
-func AddDir(dir string) { flagConfig.Dirs = append(flagConfig.Dirs, dir) }
-
-func declareFlags(g exporter.FlagGroup) {
-	c := &flagConfig
+// declareFlags declares the collector's flags, filling c.
+func declareFlags(g exporter.FlagGroup, c *Config) {
 	d := DefaultConfig()
 	g.Flag("eventlog.dir", "Spark event-log directory (spark.eventLog.dir) or single log to follow; repeatable.").
 		StringsVar(&c.Dirs)

@@ -19,7 +19,6 @@
 // are summed here from task ends (across executor re-registrations), and
 // values taken from the analysis are held at their maximum.
 //
-// Every metric is declared once in metrics.go (the families the spark
-// collector emits too in package metricschema); docs/metrics.md is rendered
-// from the tables of every collector (make docs).
+// Every metric is defined once, in the metric schema (package
+// metricschema); docs/metrics.md is rendered from it (make docs).
 package eventlog

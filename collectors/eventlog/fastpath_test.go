@@ -5,13 +5,13 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"math"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/alecthomas/kingpin/v2"
 	"github.com/prometheus/client_golang/prometheus"
@@ -190,27 +190,35 @@ func labelValue(m *dto.Metric, name string) string {
 	return ""
 }
 
-// The direct text writer escapes label values and formats values exactly as
-// expfmt does, on the awkward cases real application names and values bring.
-func TestDirectTextMatchesExpfmt(t *testing.T) {
-	v := &appView{appID: "app-1", appName: "say \"hi\"\\n\nbye ünï", sparkVersion: "3.5", user: "u", attemptID: "1",
-		cores: math.Inf(1), coreSeconds: 1e-7, activeTasks: math.NaN()}
-	v.tasks = [3]float64{123456789012345, 0.1, -2}
-	p := newAppPairs(v)
-	for _, f := range families {
-		if f.clock {
+// Label values are made valid UTF-8 where the series are built, so the
+// registry path (the part's series) and the text path (the part's text)
+// both carry U+FFFD instead of failing on a log's invalid bytes; the
+// summary, built by client_golang, which refuses invalid UTF-8, no longer
+// panics either.
+func TestInvalidUTF8LabelValuesSanitised(t *testing.T) {
+	v := &appView{appID: "app-1", appName: "bad\xffname", sparkVersion: "3.5", user: "u\xc3", attemptID: "1"}
+	v.sql.DurationsSeconds = []float64{1, 2}
+	var sawName, sawUser, sawSummary bool
+	for i, p := range v.partsOnce() {
+		if p == nil {
 			continue
 		}
-		var direct bytes.Buffer
-		writeFamilyText(&direct, f, &p)
-		var ref bytes.Buffer
-		if ms := seriesOf(f, &p, time.Time{}); len(ms) > 0 {
-			if err := encodeSamples(&ref, f.m, ms); err != nil {
-				t.Fatal(err)
+		for _, m := range p.Metrics() {
+			for _, lp := range m.GetLabel() {
+				if !utf8.ValidString(lp.GetValue()) {
+					t.Errorf("%s: label %s=%q is not valid UTF-8", families[i].m.Name, lp.GetName(), lp.GetValue())
+				}
 			}
 		}
-		if direct.String() != ref.String() {
-			t.Errorf("%s:\ndirect %q\nexpfmt %q", f.m.Name, direct.String(), ref.String())
+		text, err := p.Text()
+		if err != nil {
+			t.Fatalf("%s: %v", families[i].m.Name, err)
 		}
+		sawName = sawName || strings.Contains(string(text), `app_name="bad`+"\uFFFD"+`name"`)
+		sawUser = sawUser || strings.Contains(string(text), `user="u`+"\uFFFD"+`"`)
+		sawSummary = sawSummary || families[i].m == sqlDuration
+	}
+	if !sawName || !sawUser || !sawSummary {
+		t.Errorf("sanitised app_name %v, user %v, SQL summary %v: want all", sawName, sawUser, sawSummary)
 	}
 }

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
 	"github.com/sparkglance/sparkglance/internal/testkit"
@@ -93,23 +93,22 @@ func waitReady(t testing.TB, w *Watcher) {
 	waitFor(t, 20*time.Second, "watcher ready", func() bool { return w.Ready() == nil })
 }
 
-// gather runs one Update through a registry, as a scrape does.
+// gather runs one scrape of w through the exporter's registry path (the
+// one of every format but text, and of OTLP).
 func gather(t testing.TB, w *Watcher) map[string]*dto.MetricFamily {
 	t.Helper()
-	return gatherWith(t, w, func(err error) { t.Errorf("Update: %v", err) })
+	return gatherWith(t, w, func(err error) { t.Errorf("Families: %v", err) })
 }
 
-// gatherWith is gather handing Update's error (the collector's failure,
-// its metrics still sent) to onErr.
+// gatherWith is gather handing Families' error (the collector's failure,
+// its families still served) to onErr.
 func gatherWith(t testing.TB, w *Watcher, onErr func(error)) map[string]*dto.MetricFamily {
 	t.Helper()
-	reg := prometheus.NewPedanticRegistry()
-	reg.MustRegister(collectorFunc(func(ch chan<- prometheus.Metric) {
-		if err := w.Update(context.Background(), ch); err != nil {
-			onErr(err)
-		}
-	}))
-	mfs, err := reg.Gather()
+	fs, err := w.Families(context.Background())
+	if err != nil {
+		onErr(err)
+	}
+	mfs, err := exporter.GatherFamilies(fs)
 	if err != nil {
 		t.Fatalf("gather: %v", err)
 	}
@@ -119,11 +118,6 @@ func gatherWith(t testing.TB, w *Watcher, onErr func(error)) map[string]*dto.Met
 	}
 	return out
 }
-
-type collectorFunc func(chan<- prometheus.Metric)
-
-func (collectorFunc) Describe(chan<- *prometheus.Desc)      {}
-func (f collectorFunc) Collect(ch chan<- prometheus.Metric) { f(ch) }
 
 // series finds one series' value by its label values (others ignored);
 // ok is false when absent.

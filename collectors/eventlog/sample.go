@@ -2,43 +2,46 @@ package eventlog
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
-	"github.com/sparkglance/sparkglance/exporter"
 	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
 // sample is a const metric whose label pairs are built once per
 // application, executor or label value and shared between series:
 // prometheus.MustNewConstMetric builds and validates them for every series,
-// which dominated the cost of a scrape with many executors.
+// which dominated the cost of a scrape with many executors. It carries its
+// dto form, so that a series costs one allocation.
 type sample struct {
 	m      *Metric
-	labels []*dto.LabelPair // sorted by name
-	value  float64
+	d      dto.Metric
+	value  dto.Gauge // or the counter's value, see newSample
+	count  dto.Counter
+	v      float64
+	labels [maxLabels]*dto.LabelPair
 }
+
+// maxLabels is the most labels a family of this collector has
+// (spark_app_finding: app_id, app_name, kind, stage_id, executor_id).
+const maxLabels = 5
 
 func (s *sample) Desc() *prometheus.Desc { return s.m.Desc() }
 
 // Write never alters the shared label pairs: it only points at them.
 func (s *sample) Write(out *dto.Metric) error {
-	out.Label = s.labels
-	v := s.value
-	if s.m.Type == sm.Counter {
-		out.Counter = &dto.Counter{Value: &v}
-	} else {
-		out.Gauge = &dto.Gauge{Value: &v}
-	}
+	out.Label, out.Gauge, out.Counter = s.d.Label, s.d.Gauge, s.d.Counter
 	return nil
 }
 
 // labelPair returns a new pair; callers keep it for every series that
-// carries the same label value. The value is made valid UTF-8: these pairs
-// bypass the checks of MustNewConstMetric.
+// carries the same label value. Every label value of this collector passes
+// here, so invalid UTF-8 from a log (an application name, a user) becomes
+// U+FFFD once, for every exposition path, instead of breaking the scrape.
 func labelPair(name, value string) *dto.LabelPair {
-	value = exporter.LabelValue(value)
+	value = strings.ToValidUTF8(value, "\uFFFD")
 	return &dto.LabelPair{Name: &name, Value: &value}
 }
 
@@ -61,13 +64,22 @@ func sortedOrder(labels []string) []int {
 	return idx
 }
 
-// newSample sorts pairs (given in declared label order) into a new slice.
+// newSample sorts pairs (given in declared label order) into a new sample.
 func (m *Metric) newSample(value float64, pairs ...*dto.LabelPair) *sample {
-	lps := make([]*dto.LabelPair, len(pairs))
+	s := &sample{m: m, v: value}
+	lps := s.labels[:len(pairs)]
 	for i, j := range m.order {
 		lps[i] = pairs[j]
 	}
-	return &sample{m: m, labels: lps, value: value}
+	s.d.Label = lps
+	if m.Type == sm.Counter {
+		s.count.Value = &s.v
+		s.d.Counter = &s.count
+	} else {
+		s.value.Value = &s.v
+		s.d.Gauge = &s.value
+	}
+	return s
 }
 
 // constPairs caches pairs of fixed label values (category="cpu", …).

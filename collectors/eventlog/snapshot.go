@@ -34,10 +34,10 @@ type appView struct {
 
 	sql sqlops.Summary // SQL executions and operators, top operators by time
 
-	// The view's series in the text format, encoded at the first scrape
+	// The view's series, one part per family, built at the first scrape
 	// that needs them (families.go).
-	renderOnce sync.Once
-	text       *renderedView
+	partsDone sync.Once
+	parts     []*exporter.Part
 }
 
 // asEnded is a copy of v for an application that will not be read any

@@ -48,7 +48,7 @@ func writeSimulatedLog(t testing.TB, dir, appID string, live bool, replace ...st
 // A raw 0xFF byte in an application name (one flipped byte in a codec
 // without checksum) is exported as U+FFFD on the registry path and on the
 // text fast path, and the other applications are intact.
-func TestInvalidUTF8LabelValuesSanitised(t *testing.T) {
+func TestInvalidUTF8AppNameOnBothPaths(t *testing.T) {
 	dir := t.TempDir()
 	writeSimulatedLog(t, dir, "app-20261130090000-0001", false)
 	writeSimulatedLog(t, dir, "app-20261130090000-0002", false,

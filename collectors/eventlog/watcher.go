@@ -39,8 +39,8 @@ type Watcher struct {
 	pollOnly bool
 	stats    selfStats
 	skips    skipState
-	claimed  sync.Map // app id → Log.Key of the log that shows it
-	seq      uint64   // admissions so far (under mu)
+	claims   *Claims // the applications this collector exports, for the spark collector
+	seq      uint64  // admissions so far (under mu)
 }
 
 // selfStats are the exporter's own counters.
@@ -52,6 +52,11 @@ type selfStats struct {
 
 // New returns the collector for cfg; nothing is read before Run.
 func New(cfg Config, logger *slog.Logger) (*Watcher, error) {
+	return newWatcher(cfg, logger, NewClaims())
+}
+
+// newWatcher is New recording its applications in claims.
+func newWatcher(cfg Config, logger *slog.Logger, claims *Claims) (*Watcher, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
@@ -75,6 +80,7 @@ func New(cfg Config, logger *slog.Logger) (*Watcher, error) {
 		apps: map[string]*trackedApp{}, dirErr: map[string]error{}, leftOut: map[string]bool{},
 		rescan: make(chan struct{}, 1),
 		stats:  selfStats{errors: map[string]float64{}},
+		claims: claims,
 	}, nil
 }
 

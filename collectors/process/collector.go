@@ -9,37 +9,19 @@ import (
 	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
-var processLabels = []string{"app_id", "executor_id", "role", "framework", "pod_uid", "container_id"}
-
+// The collector's families, defined in package metricschema.
 var (
-	cpuSeconds = sm.New("spark_process_cpu_seconds_total", sm.Counter, "s", processLabels,
-		"CPU time (user+system, reaped children included) of the Spark/Flink JVMs of an executor, sampled in the background.")
-	cpuLoad = sm.New("spark_process_cpu_load_ratio", sm.Gauge, "1", processLabels,
-		"Share of host CPU the executor's JVMs used over the last sampling period (denominator: --energy.load-denominator).")
-	executorEnergy = sm.New("spark_executor_energy_joules_total", sm.Counter, "J", sm.Labels(processLabels, []string{"source"}),
-		"Energy attributed to the executor: RAPL by share of busy CPU, or TDP × period × load; sampled in the background.")
-	nodeEnergy = sm.New("spark_node_energy_joules_total", sm.Counter, "J", []string{"source", "zone"},
-		"Energy of the node per zone (RAPL package/dram, plus \"idle\": the part not attributed to busy CPU; or the TDP model), sampled in the background.")
-	tdp = sm.New("spark_node_cpu_tdp_watts", sm.Gauge, "W", []string{"cpu_model", "source"},
-		"TDP the TDP model charges for the whole node, and where it came from.")
-	discovered = sm.New("sparkglance_process_discovered", sm.Gauge, "{process}", []string{"framework", "role"},
-		"Spark/Flink JVMs currently tracked on this node.")
-)
-
-var (
-	cpuSecondsDesc     = cpuSeconds.Desc()
-	cpuLoadDesc        = cpuLoad.Desc()
-	executorEnergyDesc = executorEnergy.Desc()
-	nodeEnergyDesc     = nodeEnergy.Desc()
-	tdpDesc            = tdp.Desc()
-	discoveredDesc     = discovered.Desc()
+	cpuSecondsDesc     = sm.ProcessCPUSeconds.Desc()
+	cpuLoadDesc        = sm.ProcessCPULoad.Desc()
+	executorEnergyDesc = sm.ExecutorEnergy.Desc()
+	nodeEnergyDesc     = sm.NodeEnergy.Desc()
+	tdpDesc            = sm.NodeCPUTDP.Desc()
+	discoveredDesc     = sm.ProcessDiscovered.Desc()
 )
 
 // Metrics lists every family of the process collector in documentation
 // order.
-func Metrics() []*sm.Metric {
-	return []*sm.Metric{cpuSeconds, cpuLoad, executorEnergy, nodeEnergy, tdp, discovered}
-}
+func Metrics() []*sm.Metric { return sm.For(sm.CollectorProcess) }
 
 // Collector is the Prometheus view of an Agent: it reads the latest
 // snapshot and builds const metrics, with no I/O of its own.

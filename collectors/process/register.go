@@ -6,18 +6,19 @@ import (
 	"github.com/sparkglance/sparkglance/exporter"
 )
 
-// The node agent is `sparkglance serve --collector.process`: off by default,
-// since it only makes sense on a node running executors (a DaemonSet with the
-// host's PID namespace).
-func init() {
-	var opts Options
-	setFlagOptions(&opts)
-	exporter.Register("process", false, func(logger *slog.Logger) (exporter.Collector, error) {
-		a, err := New(opts, logger)
+// Register adds the process collector to cat, sampling the agent of d (the
+// node's one JVM discovery, which the stack sampler may share). The node
+// agent is `sparkglance serve --collector.process`: off by default, since
+// it only makes sense on a node running executors (a DaemonSet with the
+// host's PID namespace). Its flags fill d.Options whether or not it is
+// enabled, since the stack sampler's discovery uses them too.
+func Register(cat *exporter.Catalog, d *Discovery) {
+	opts := &d.Options
+	cat.Register("process", false, func(logger *slog.Logger) (exporter.Collector, error) {
+		a, err := d.sample(logger)
 		if err != nil {
 			return nil, err
 		}
-		setShared(a)
 		return NewCollector(a), nil
 	},
 		exporter.WithHelp("Spark/Flink JVMs on this node: CPU load and energy (node agent)."),

@@ -1,6 +1,7 @@
 package process
 
 import (
+	"log/slog"
 	"slices"
 	"sync"
 )
@@ -25,43 +26,54 @@ func (a *Agent) JVMs() []JVM {
 	return out
 }
 
-// shared remembers what the registered "process" collector was built with,
-// so that other collectors reuse its discovery instead of scanning /proc
-// a second time.
-var shared struct {
-	mu    sync.Mutex
-	agent *Agent
-	opts  *Options // the flag-filled options of the registration
+// Discovery is the node's one JVM discovery: an Agent built on first use,
+// shared by every collector that needs it (the process collector samples
+// it; the stack sampler lists its JVMs). The command builds one Discovery
+// and hands it to both collectors, so /proc is never scanned twice.
+type Discovery struct {
+	// Options are the node agent's (--path.procfs, --process.*, --energy.*),
+	// filled by the command line before any collector is built.
+	Options Options
+
+	mu      sync.Mutex
+	agent   *Agent
+	sampled bool // the process collector runs the agent's loop
 }
 
-// Shared returns the Agent of the process collector when it is enabled
-// (built by its registered factory), else nil.
-func Shared() *Agent {
-	shared.mu.Lock()
-	defer shared.mu.Unlock()
-	return shared.agent
-}
+// NewDiscovery returns a discovery with default options; its agent is not
+// built until a collector asks for it.
+func NewDiscovery() *Discovery { return &Discovery{} }
 
-// FlagOptions returns the node agent options as set on the command line
-// (--path.procfs, --process.discovery-interval, …), for a collector that
-// must run discovery itself because the process collector is off.
-func FlagOptions() Options {
-	shared.mu.Lock()
-	defer shared.mu.Unlock()
-	if shared.opts == nil {
-		return Options{}
+// Agent returns the shared agent, building it with logger on first use.
+func (d *Discovery) Agent(logger *slog.Logger) (*Agent, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.agent != nil {
+		return d.agent, nil
 	}
-	return *shared.opts
+	a, err := New(d.Options, logger)
+	if err != nil {
+		return nil, err
+	}
+	d.agent = a
+	return a, nil
 }
 
-func setShared(a *Agent) {
-	shared.mu.Lock()
-	defer shared.mu.Unlock()
-	shared.agent = a
+// sample returns the agent for the process collector, which runs its loop.
+func (d *Discovery) sample(logger *slog.Logger) (*Agent, error) {
+	a, err := d.Agent(logger)
+	if err == nil {
+		d.mu.Lock()
+		d.sampled = true
+		d.mu.Unlock()
+	}
+	return a, err
 }
 
-func setFlagOptions(o *Options) {
-	shared.mu.Lock()
-	defer shared.mu.Unlock()
-	shared.opts = o
+// Sampled reports whether the process collector runs the shared agent's
+// loop; if not, a collector using the agent must run it itself.
+func (d *Discovery) Sampled() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.sampled
 }

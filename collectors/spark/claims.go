@@ -1,10 +1,6 @@
 package spark
 
-import (
-	"sync/atomic"
-
-	sm "github.com/sparkglance/sparkglance/internal/metricschema"
-)
+import sm "github.com/sparkglance/sparkglance/internal/metricschema"
 
 // AppClaims tells this collector which applications another collector
 // already exports. When the event-log collector and this one both see an
@@ -34,25 +30,3 @@ func sharedNames() []string {
 type noClaims struct{}
 
 func (noClaims) Claimed(string) bool { return false }
-
-type claimsHolder struct{ AppClaims }
-
-var globalClaims atomic.Pointer[claimsHolder]
-
-// SetAppClaims installs the process-wide claims (the event-log collector
-// calls it from its factory); nil restores the default, nothing claimed.
-// A collector built with [Options].Claims set uses that instead.
-func SetAppClaims(c AppClaims) {
-	if c == nil {
-		globalClaims.Store(nil)
-		return
-	}
-	globalClaims.Store(&claimsHolder{c})
-}
-
-func currentClaims() AppClaims {
-	if h := globalClaims.Load(); h != nil {
-		return h.AppClaims
-	}
-	return noClaims{}
-}

@@ -25,7 +25,8 @@ type Options struct {
 	MaxBodyBytes       int64
 	MaxApps            int    // applications kept per target, newest first
 	MetricsPath        string // metrics endpoint under a UI target ("metrics/json")
-	// Claims overrides the process-wide claims set with SetAppClaims.
+	// Claims are the applications another collector exports (the event-log
+	// collector's, handed over by the command); nil claims nothing.
 	Claims AppClaims
 }
 
@@ -100,7 +101,7 @@ func (c *Collector) Update(ctx context.Context, ch chan<- prometheus.Metric) err
 	}
 	claims := c.opts.Claims
 	if claims == nil {
-		claims = currentClaims()
+		claims = noClaims{}
 	}
 	e := newEmitter(ch, claims, c.logger)
 	apps := newAppResolver(data)

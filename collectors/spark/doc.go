@@ -51,8 +51,9 @@
 //
 // When several targets show the same application, the first target in
 // sorted order supplies its series. When the event-log collector also
-// follows an application, the event log wins: it installs an [AppClaims]
-// with [SetAppClaims], and for each claimed application this collector
+// follows an application, the event log wins: the command hands this
+// collector the event-log collector's [AppClaims] (see [Register]), and for
+// each claimed application this collector
 // omits the [SharedSeries]: every family both collectors emit
 // (spark_app_info, spark_app_start_time_seconds, spark_stage_active and the
 // executor families cores, active tasks, task time, input and shuffle

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
 // family is how one metrics-system sample is exposed.
@@ -19,10 +21,8 @@ type family struct {
 	appOnly   bool // no executor_id label (the ccspark gauge)
 }
 
-// ccsparkKey is the sanitized source and name of the ccspark plugin's
-// driver gauge, a running total in watt-hours (tvial/ccspark
-// CCSparkDriverPlugin: source "plugin.<class>", gauge "energy.total_Wh").
-const ccsparkKey = "plugin_io_github_tvial_ccspark_plugin_CCSparkPlugin_energy_total_Wh"
+// ccsparkKey is the ccspark plugin's driver gauge (see [sm.CCSparkKey]).
+const ccsparkKey = sm.CCSparkKey
 
 // labelRule moves a variable part of a key (a listener class, a queue, a
 // file-system scheme, a streaming query) into a label, so that the metric

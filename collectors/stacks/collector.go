@@ -31,11 +31,14 @@ type Options struct {
 	MaxBackoff time.Duration
 	Rules      []Rule   // nil: DefaultRules
 	SparkUIs   []string // --stacks.spark-ui
-	// Listers find the targets; nil: the process collector's discovery (or
-	// a private one when it is off) plus the Spark UIs.
+	// Listers find the targets; nil: the JVMs of Discovery plus the Spark
+	// UIs.
 	Listers []Lister
-	Attach  *attach.Client
-	HTTP    *http.Client
+	// Discovery is the node's JVM discovery, shared with the process
+	// collector; nil: one of this collector's own, with default options.
+	Discovery *process.Discovery
+	Attach    *attach.Client
+	HTTP      *http.Client
 
 	// Profiling enables the profiles API (--profiling.enabled).
 	Profiling        bool
@@ -152,17 +155,23 @@ func (c *Collector) resolveListers(ctx context.Context) []Lister {
 			c.listers = c.opts.Listers
 			return
 		}
-		agent := process.Shared()
-		if agent == nil {
-			var err error
-			// Discovery only: the private agent's energy model stays silent.
-			agent, err = process.New(process.FlagOptions(), slog.New(slog.DiscardHandler))
-			if err != nil {
-				c.log.Error("process discovery unavailable; only --stacks.spark-ui targets will be sampled", "err", err)
-			} else {
-				c.wg.Go(func() { _ = agent.Run(c.life, 0) })
-				c.log.Info("process collector off: running JVM discovery for the stack sampler")
-			}
+		d := c.opts.Discovery
+		if d == nil {
+			d = process.NewDiscovery()
+		}
+		runs := !d.Sampled()
+		// Discovery only: when this collector builds the agent, its energy
+		// model stays silent.
+		agent, err := d.Agent(slog.New(slog.DiscardHandler))
+		switch {
+		case err != nil:
+			c.log.Error("process discovery unavailable; only --stacks.spark-ui targets will be sampled", "err", err)
+			agent = nil
+		case runs:
+			c.wg.Go(func() { _ = agent.Run(c.life, 0) })
+			c.log.Info("process collector off: the stack sampler runs the node's one JVM discovery itself")
+		default:
+			c.log.Info("stack sampler shares the process collector's JVM discovery")
 		}
 		if agent != nil {
 			c.listers = append(c.listers, ProcessLister(agent))

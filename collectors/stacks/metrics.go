@@ -8,35 +8,17 @@ import (
 	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
-var targetLabels = []string{"app_id", "executor_id", "framework"}
-
-func withLabel(l string) []string {
-	return sm.Labels(targetLabels, []string{l})
-}
-
+// The collector's families, defined in package metricschema.
 var (
-	samples = sm.New("spark_thread_samples_total", sm.Counter, "{sample}", withLabel("state"),
-		"Task-thread stack samples by classified state (running, shuffle_fetch, memory_wait, spill, io, lock, backpressure, other_wait), taken in the background.")
-	blocked = sm.New("spark_executor_blocked_ratio", sm.Gauge, "1", targetLabels,
-		"Share of task-thread samples not running over --stacks.window, computed in the background.")
-	dumpDuration = sm.New("sparkglance_stacks_dump_duration_seconds", sm.Histogram, "s", targetLabels,
-		"Time to take and parse one successful thread dump (attach or Spark REST).")
-	dumpErrors = sm.New("sparkglance_stacks_errors_total", sm.Counter, "{error}", withLabel("reason"),
-		"Thread dumps that failed, by reason (attach_disabled, not_jvm, process_gone, permission, timeout, rest_status, …).")
-)
-
-var (
-	samplesDesc      = samples.Desc()
-	blockedDesc      = blocked.Desc()
-	dumpDurationDesc = dumpDuration.Desc()
-	dumpErrorsDesc   = dumpErrors.Desc()
+	samplesDesc      = sm.ThreadSamples.Desc()
+	blockedDesc      = sm.ExecutorBlockedRatio.Desc()
+	dumpDurationDesc = sm.StacksDumpDuration.Desc()
+	dumpErrorsDesc   = sm.StacksErrors.Desc()
 )
 
 // Metrics lists every family of the stacks collector in documentation
 // order.
-func Metrics() []*sm.Metric {
-	return []*sm.Metric{samples, blocked, dumpDuration, dumpErrors}
-}
+func Metrics() []*sm.Metric { return sm.For(sm.CollectorStacks) }
 
 // Describe implements prometheus.Collector.
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {

@@ -1,25 +1,30 @@
 package stacks
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/url"
 
+	"github.com/sparkglance/sparkglance/collectors/process"
 	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/internal/profiles"
 )
 
-// The stack sampler is `sparkglance serve --collector.stacks`: off by
-// default, since every dump pauses the JVM at a safepoint. It shares the
-// process collector's discovery, or runs its own when that one is off.
-func init() {
+// Register adds the stack sampler to cat: `sparkglance serve
+// --collector.stacks`, off by default, since every dump pauses the JVM at a
+// safepoint. It lists the JVMs of d, the node's one discovery, which the
+// process collector samples when enabled and this collector runs itself
+// otherwise.
+func Register(cat *exporter.Catalog, d *process.Discovery) {
 	var (
 		opts      Options
 		rulesFile string
 		uis       []string
 	)
-	exporter.Register("stacks", false, func(logger *slog.Logger) (exporter.Collector, error) {
+	cat.Register("stacks", false, func(logger *slog.Logger) (exporter.Collector, error) {
 		o := opts
+		o.Discovery = d
 		if rulesFile != "" {
 			rules, err := LoadRules(rulesFile)
 			if err != nil {
@@ -43,6 +48,14 @@ func init() {
 		}
 		return NewCollector(o, logger)
 	},
+		// The profiles API is served by this collector: without it the
+		// flag would silently serve nothing.
+		exporter.WithCheck(func(enabled bool) error {
+			if opts.Profiling && !enabled {
+				return errors.New("--profiling.enabled needs --collector.stacks: the profiles API is served by the stack sampler")
+			}
+			return nil
+		}),
 		exporter.WithHelp("Thread dumps of Spark executors and Flink TaskManagers: task-thread states and blocked ratio (node agent)."),
 		exporter.WithFlags(func(f exporter.FlagGroup) {
 			f.Flag("stacks.interval", "How often each discovered JVM's threads are dumped.").Default("1s").DurationVar(&opts.Interval)

@@ -13,6 +13,10 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 
+	"github.com/sparkglance/sparkglance/collectors/eventlog"
+	"github.com/sparkglance/sparkglance/collectors/process"
+	"github.com/sparkglance/sparkglance/collectors/spark"
+	"github.com/sparkglance/sparkglance/collectors/stacks"
 	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/exporter/exportertest"
 	sm "github.com/sparkglance/sparkglance/internal/metricschema"
@@ -58,6 +62,18 @@ func fakeSparkUI(t *testing.T) *httptest.Server {
 	return testkit.ServeJSON(t, routes)
 }
 
+// allCollectors registers every collector with its shared services, as
+// the serve command does.
+func allCollectors() *exporter.Catalog {
+	cat := exporter.NewCatalog()
+	claims, discovery := eventlog.NewClaims(), process.NewDiscovery()
+	eventlog.Register(cat, claims)
+	spark.Register(cat, claims)
+	process.Register(cat, discovery)
+	stacks.Register(cat, discovery)
+	return cat
+}
+
 func TestAllCollectorsInOneExporter(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.Symlink(testkit.Events(t, logApp), filepath.Join(dir, logApp)); err != nil {
@@ -65,8 +81,9 @@ func TestAllCollectorsInOneExporter(t *testing.T) {
 	}
 	srv := fakeSparkUI(t)
 	fixtures := filepath.Join("..", "..", "..", "collectors", "process", "testdata")
-	// serve with every collector on, as the command line would build it
-	exp := exportertest.Start(t, exporter.DefaultCatalog,
+	// serve with every collector on, wired as cmd/sparkglance/collectors.go
+	// wires them
+	exp := exportertest.Start(t, allCollectors(),
 		"--collector.eventlog", "--eventlog.dir="+dir, "--eventlog.follow-external-links", "--eventlog.retention=876000h", "--eventlog.poll-interval=100ms",
 		"--collector.spark", "--spark.url="+srv.URL,
 		"--collector.process", "--path.procfs="+filepath.Join(fixtures, "node", "proc"),

@@ -1,4 +1,4 @@
-// Package reference gathers the metric tables of every collector and
-// renders docs/metrics.md from them. It imports all the collectors, so
-// they must not import it.
+// Package reference renders docs/metrics.md from the metric schema
+// (internal/metricschema). Its tests run every collector in one exporter,
+// so no collector may import it.
 package reference

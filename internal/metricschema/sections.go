@@ -1,0 +1,104 @@
+package metricschema
+
+import (
+	"slices"
+	"sync"
+)
+
+// Collector names (--collector.<name>), and the pseudo-collector of the
+// exporter's own families.
+const (
+	CollectorEventlog = "eventlog"
+	CollectorSpark    = "spark"
+	CollectorProcess  = "process"
+	CollectorStacks   = "stacks"
+	CollectorExporter = "exporter"
+)
+
+// Sections is the whole schema: every family, by the collector that emits
+// it, in documentation order. A family two collectors emit appears in both
+// collectors' sections (the same *Metric).
+func Sections() []Section {
+	return []Section{
+		{Collector: CollectorEventlog, Title: "Applications (collector `eventlog`)", Metrics: []*Metric{
+			AppInfo, AppStartTime, AppEndTime, AppCores, AppCoreSeconds, AppActiveTasks, AppTasks,
+			AppIntervalEfficiency, AppIntervalTimeRatio, AppIntervalStartTime, AppSettledTaskSeconds, AppSettledCoreSeconds,
+			StageActive, AppFinding,
+			SQLExecutions, SQLExecutionDuration, SQLOperatorTime, SQLOperatorSpillBytes, SQLOperatorPeakMemoryBytes,
+		}},
+		{Collector: CollectorEventlog, Title: "Executors (collector `eventlog`)", Metrics: []*Metric{
+			ExecutorCores, ExecutorActiveTasks, ExecutorTaskTime, ExecutorSpillBytes, ExecutorIntervalSpillBytes, ExecutorSettledSpillBytes,
+			ExecutorShuffleReadBytes, ExecutorShuffleWriteBytes, ExecutorInputBytes, ExecutorOutputBytes,
+		}},
+		{Collector: CollectorEventlog, Title: "Event-log reading (collector `eventlog`)", Metrics: []*Metric{
+			EventlogApps, EventlogBytesRead, EventlogEvents, EventlogErrors, EventlogSkipped, EventlogLag,
+		}},
+		{Collector: CollectorSpark, Title: "Spark REST API and metrics system (collector `spark`)", Metrics: append(Shared(),
+			AppRunning, ExecutorMaxTasks, ExecutorCompletedTasks, ExecutorFailedTasks,
+			ExecutorStorageMemoryUsed, ExecutorStorageMemoryMax, ExecutorDiskUsed, ExecutorPeakMemory,
+			StageTasks, StageActiveTasks, StageCompletedTasks, StageFailedTasks,
+			PluginEnergy, MetricsSystem,
+			TargetUp, TargetScrapeDuration, TargetScrapeErrors, TargetsFileLoadSuccess)},
+		{Collector: CollectorProcess, Title: "Node agent: JVM CPU and energy (collector `process`)", Metrics: []*Metric{
+			ProcessCPUSeconds, ProcessCPULoad, ExecutorEnergy, NodeEnergy, NodeCPUTDP, ProcessDiscovered,
+		}},
+		{Collector: CollectorStacks, Title: "Thread dumps (collector `stacks`)", Metrics: []*Metric{
+			ThreadSamples, ExecutorBlockedRatio, StacksDumpDuration, StacksErrors,
+		}},
+		{Collector: CollectorExporter, Title: "Exporter", Metrics: []*Metric{
+			BuildInfo, ScrapeCollectorSuccess, ScrapeCollectorDuration,
+		}},
+	}
+}
+
+// For lists the families a collector emits, in documentation order.
+func For(collector string) []*Metric {
+	var out []*Metric
+	for _, s := range Sections() {
+		if s.Collector == collector {
+			out = append(out, s.Metrics...)
+		}
+	}
+	return out
+}
+
+// All lists every family once, in documentation order.
+func All() []*Metric {
+	var out []*Metric
+	seen := map[string]bool{}
+	for _, s := range Sections() {
+		for _, m := range s.Metrics {
+			if !seen[m.Name] {
+				seen[m.Name] = true
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+var byName = sync.OnceValue(func() map[string]*Metric {
+	out := map[string]*Metric{}
+	for _, m := range All() {
+		if !m.Pattern {
+			out[m.Name] = m
+		}
+	}
+	return out
+})
+
+// Lookup finds a family by its exact name (patterns excluded).
+func Lookup(name string) (*Metric, bool) {
+	m, ok := byName()[name]
+	return m, ok
+}
+
+// Names lists the exact family names (patterns excluded), sorted.
+func Names() []string {
+	out := make([]string, 0, len(byName()))
+	for n := range byName() {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
