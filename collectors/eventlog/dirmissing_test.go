@@ -34,10 +34,10 @@ func TestMissingDirectoryNotReadyUntilItAppears(t *testing.T) {
 		status, _ := getStatus(t, base+"/-/ready")
 		return status == http.StatusOK
 	})
-	m := httpGet(t, base+"/metrics")
-	if !strings.Contains(m, `sparkglance_scrape_collector_success{collector="eventlog"} 1`) || !strings.Contains(m, `app_id="app-20261130090000-0041"`) {
-		t.Errorf("after the directory appeared: collector not successful or application missing")
-	}
+	waitFor(t, 10*time.Second, "the collector succeeds and shows the application", func() bool {
+		m := httpGet(t, base+"/metrics")
+		return strings.Contains(m, `sparkglance_scrape_collector_success{collector="eventlog"} 1`) && strings.Contains(m, `app_id="app-20261130090000-0041"`)
+	})
 }
 
 func getStatus(t *testing.T, u string) (int, string) {

@@ -38,8 +38,20 @@ func writeSimulatedLog(t testing.TB, dir, appID string, live bool, replace ...st
 	if live {
 		name += ".inprogress"
 	}
+	// Written beside the directory and renamed in, so a watcher never sees
+	// the file half-written (Spark renames a finished log into place too).
 	path := filepath.Join(dir, name)
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	tmp, err := os.CreateTemp(filepath.Dir(dir), ".log-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := tmp.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -43,7 +43,22 @@ func New(t testing.TB, width, height int, timeout time.Duration) *Browser {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.RemoveAll(tmp) })
+	t.Cleanup(func() {
+		// Chromium's helper processes may still write for a moment after
+		// the browser is closed: retry until the directory is gone.
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			err := os.RemoveAll(tmp)
+			if _, serr := os.Stat(tmp); err == nil && os.IsNotExist(serr) {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("chromium's temp dir %s: %v", tmp, err)
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	})
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.Headless, chromedp.DisableGPU,
 		chromedp.UserDataDir(filepath.Join(tmp, "profile")), chromedp.Env("TMPDIR="+tmp),
