@@ -13,15 +13,6 @@ import (
 
 const module = "github.com/sparkglance/sparkglance"
 
-// knownExceptions are edges the rules forbid but the tree still has, each
-// with the reason. The test fails when one disappears, so the list shrinks.
-var knownExceptions = map[string]string{
-	// The stacks collector takes the JVM discovery service that cmd builds
-	// once (process.Discovery); its type still lives in the process
-	// collector's package rather than under internal/.
-	module + "/collectors/stacks -> " + module + "/collectors/process": "shared JVM discovery type",
-}
-
 type pkg struct {
 	path          string
 	imports, deps []string
@@ -61,13 +52,7 @@ func under(p, dir string) bool {
 }
 
 func TestImportLayers(t *testing.T) {
-	used := map[string]bool{}
 	forbid := func(from, to, why string) {
-		edge := from + " -> " + to
-		if _, ok := knownExceptions[edge]; ok {
-			used[edge] = true
-			return
-		}
 		t.Errorf("%s imports %s: %s", from, to, why)
 	}
 	collector := func(p string) string { // collectors/<name>, or ""
@@ -100,11 +85,6 @@ func TestImportLayers(t *testing.T) {
 					forbid(p.path, d, "collectors must not import commands")
 				}
 			}
-		}
-	}
-	for edge := range knownExceptions {
-		if !used[edge] {
-			t.Errorf("known exception %q no longer occurs: delete it from knownExceptions", edge)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/sparkglance/sparkglance/collectors/spark"
 	"github.com/sparkglance/sparkglance/collectors/stacks"
 	"github.com/sparkglance/sparkglance/exporter"
+	"github.com/sparkglance/sparkglance/internal/jvm/discovery"
 )
 
 // wiring is every collector compiled into the binary, registered in one
@@ -16,16 +17,16 @@ type wiring struct {
 	// demo adds its directory to it).
 	eventlog *eventlog.Config
 	// discovery is the node's one JVM discovery: the process collector
-	// samples it, the stack sampler lists its JVMs (and runs it itself when
-	// the process collector is off).
-	discovery *process.Discovery
+	// samples its JVMs and runs its scans, the stack sampler lists its JVMs
+	// (and runs the scans itself when the process collector is off).
+	discovery *discovery.Service
 	// claims are the applications the event-log collector exports; the
 	// spark collector leaves out the series both would emit for them.
 	claims *eventlog.Claims
 }
 
 func newWiring() *wiring {
-	w := &wiring{catalog: exporter.NewCatalog(), discovery: process.NewDiscovery(), claims: eventlog.NewClaims()}
+	w := &wiring{catalog: exporter.NewCatalog(), discovery: discovery.NewService(), claims: eventlog.NewClaims()}
 	w.eventlog = eventlog.Register(w.catalog, w.claims) // eventlog: Spark event logs, per-application analysis
 	spark.Register(w.catalog, w.claims)                 // spark: /metrics/json and /api/v1
 	process.Register(w.catalog, w.discovery)            // process: node agent, JVM CPU load and energy

@@ -229,7 +229,7 @@ func (a *trackedApp) restart(why string) {
 // a copy of an old History Server directory renews) and frees everything
 // but the last view.
 func (a *trackedApp) finish() {
-	mtime := time.Now()
+	mtime := a.w.now()
 	if m, ok := logMTime(a.follower.Log()); ok {
 		mtime = m
 	}

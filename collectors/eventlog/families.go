@@ -26,7 +26,7 @@ var _ exporter.FamilyCollector = (*Watcher)(nil)
 func (w *Watcher) Families(ctx context.Context) ([]exporter.Family, error) {
 	tracked := w.snapshot()
 	views := latestAttempts(tracked)
-	now := time.Now()
+	now := w.now()
 	parts, err := partsOfAll(ctx, views)
 	if err != nil {
 		return nil, err

@@ -2,12 +2,14 @@ package eventlog
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -210,4 +212,47 @@ func referenceReport(t testing.TB, path string, interval time.Duration) analysis
 
 func near(a, b float64) bool {
 	return math.Abs(a-b) <= 1e-9*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+}
+
+// testClock is a clock a test moves by hand, for the watcher's retention.
+type testClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func newTestClock(now time.Time) *testClock { return &testClock{now: now} }
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *testClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// startWatcherAt runs a watcher on clock until the test ends.
+func startWatcherAt(t testing.TB, cfg Config, clock *testClock) *Watcher {
+	t.Helper()
+	w, err := New(cfg, testLogger(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.now = clock.Now
+	runWatcher(t, w)
+	return w
+}
+
+// waitScans waits until w has finished n more directory scans, asking for
+// each one rather than waiting for the poll interval.
+func waitScans(t testing.TB, w *Watcher, n uint64) {
+	t.Helper()
+	target := w.scans.Load() + n
+	waitFor(t, 20*time.Second, fmt.Sprintf("%d more directory scans", n), func() bool {
+		w.requestScan()
+		return w.scans.Load() >= target
+	})
 }

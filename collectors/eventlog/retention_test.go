@@ -7,18 +7,20 @@ import (
 )
 
 // A finished log older than the retention is not even read; a fresh one is
-// exported and its series disappear once the retention has passed.
+// exported and its series disappear once the retention has passed. The
+// watchers run on a test clock, so a slow machine changes nothing.
 func TestRetention(t *testing.T) {
 	dir := t.TempDir()
-	old := writeLog(t, dir, "app-20261130170000-0001", time.Now().Add(-3*time.Hour), false, "plain")
-	longAgo := time.Now().Add(-2 * time.Hour)
+	start := time.Now()
+	old := writeLog(t, dir, "app-20261130170000-0001", start.Add(-3*time.Hour), false, "plain")
+	longAgo := start.Add(-2 * time.Hour)
 	if err := os.Chtimes(old, longAgo, longAgo); err != nil {
 		t.Fatal(err)
 	}
-	fresh := writeLog(t, dir, "app-20261130170000-0002", time.Now(), false, "plain")
+	writeLog(t, dir, "app-20261130170000-0002", start, false, "plain")
 	cfg := testConfig(dir)
 	cfg.Retention = time.Hour
-	w := startWatcher(t, cfg)
+	w := startWatcherAt(t, cfg, newTestClock(start))
 	waitReady(t, w)
 	if exported(t, w, "app-20261130170000-0001") {
 		t.Error("finished log older than the retention exported")
@@ -28,22 +30,29 @@ func TestRetention(t *testing.T) {
 	}
 	oneLog := w.stats.events.Load()
 
-	cfg.Retention = 300 * time.Millisecond
-	// Written just now again: the first watcher may have taken longer
-	// than the short retention (the race detector slows it).
-	if now := time.Now(); os.Chtimes(fresh, now, now) != nil {
-		t.Fatal("cannot touch the fresh log")
-	}
-	w2 := startWatcher(t, cfg)
+	// A second watcher, whose clock moves past the fresh application's
+	// end (the simulated application lasts less than a day) plus the
+	// retention once it has read the log.
+	clock := newTestClock(start)
+	w2 := startWatcherAt(t, cfg, clock)
 	waitReady(t, w2)
 	if got := w2.stats.events.Load(); got != oneLog {
-		t.Errorf("with a 300 ms retention %d events were read, want %d (only the fresh log)", got, oneLog)
+		t.Errorf("%d events were read, want %d (only the fresh log)", got, oneLog)
 	}
-	waitFor(t, 5*time.Second, "fresh log dropped after the retention", func() bool {
+	waitScans(t, w2, 2)
+	if !exported(t, w2, "app-20261130170000-0002") {
+		t.Fatal("fresh log dropped before the retention passed")
+	}
+	clock.Advance(cfg.Retention + 24*time.Hour)
+	waitFor(t, 20*time.Second, "fresh log dropped after the retention", func() bool {
+		w2.requestScan()
 		return !exported(t, w2, "app-20261130170000-0002")
 	})
 	if v, _ := series(gather(t, w2), "sparkglance_eventlog_apps", map[string]string{"state": "finished"}); v != 0 {
 		t.Errorf("finished applications after the retention = %v, want 0", v)
+	}
+	if v, _ := series(gather(t, w2), "sparkglance_eventlog_skipped_total", map[string]string{"reason": "retention"}); v != 1 {
+		t.Errorf("skipped_total{reason=retention} = %v, want 1 (the old log only: the fresh one was shown for its retention)", v)
 	}
 }
 

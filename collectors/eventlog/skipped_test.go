@@ -36,16 +36,17 @@ func (b *syncBuffer) String() string {
 // their count and the flag that changes it, and not read again.
 func TestRetentionCountsFromApplicationEnd(t *testing.T) {
 	dir := t.TempDir()
+	start := time.Now()
 	// Ended about 3 h ago, but the file was just written.
-	writeLog(t, dir, "app-20261130190000-0001", time.Now().Add(-3*time.Hour), false, "plain")
+	writeLog(t, dir, "app-20261130190000-0001", start.Add(-3*time.Hour), false, "plain")
 	// Untouched for 2 h.
-	stale := writeLog(t, dir, "app-20261130190000-0002", time.Now().Add(-3*time.Hour), false, "plain")
-	longAgo := time.Now().Add(-2 * time.Hour)
+	stale := writeLog(t, dir, "app-20261130190000-0002", start.Add(-3*time.Hour), false, "plain")
+	longAgo := start.Add(-2 * time.Hour)
 	if err := os.Chtimes(stale, longAgo, longAgo); err != nil {
 		t.Fatal(err)
 	}
 	// Ended just now.
-	writeLog(t, dir, "app-20261130190000-0003", time.Now().Add(-5*time.Minute), false, "plain")
+	writeLog(t, dir, "app-20261130190000-0003", start.Add(-5*time.Minute), false, "plain")
 
 	var logs syncBuffer
 	cfg := testConfig(dir)
@@ -54,6 +55,7 @@ func TestRetentionCountsFromApplicationEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	w.now = newTestClock(start).Now
 	runWatcher(t, w)
 	waitReady(t, w)
 	waitFor(t, 10*time.Second, "both old logs counted as skipped for the retention", func() bool {
@@ -71,7 +73,7 @@ func TestRetentionCountsFromApplicationEnd(t *testing.T) {
 	}
 	// Later scans neither read the dropped log again nor count it again.
 	events := w.stats.events.Load()
-	time.Sleep(10 * cfg.PollInterval) // ten directory scans; nothing to wait for
+	waitScans(t, w, 10)
 	if got := w.stats.events.Load(); got != events {
 		t.Errorf("%d events read after the old log was dropped, want none", got-events)
 	}

@@ -41,6 +41,12 @@ type Watcher struct {
 	skips    skipState
 	claims   *Claims // the applications this collector exports, for the spark collector
 	seq      uint64  // admissions so far (under mu)
+	// now is the clock of retention and of the clock families: time.Now,
+	// or a test's clock, set before Run.
+	now func() time.Time
+	// scans counts finished directory scans, so that a test can wait for
+	// the next ones instead of sleeping.
+	scans atomic.Uint64
 }
 
 // selfStats are the exporter's own counters.
@@ -81,6 +87,7 @@ func newWatcher(cfg Config, logger *slog.Logger, claims *Claims) (*Watcher, erro
 		rescan: make(chan struct{}, 1),
 		stats:  selfStats{errors: map[string]float64{}},
 		claims: claims,
+		now:    time.Now,
 	}, nil
 }
 
@@ -268,7 +275,7 @@ func (w *Watcher) route(ev fsnotify.Event) bool {
 // whose log is gone, and applies retention and max-apps.
 func (w *Watcher) scan(ctx context.Context, nw *fsnotify.Watcher) {
 	w.watchDirs(nw)
-	now := time.Now()
+	now := w.now()
 	var found []sparklog.Log
 	listed := map[string]bool{} // keys seen in a directory that could be listed
 	okDirs := map[string]bool{}
@@ -318,6 +325,7 @@ func (w *Watcher) scan(ctx context.Context, nw *fsnotify.Watcher) {
 	w.admit(ctx, found, now)
 	w.expire(now)
 	w.reportSkipped()
+	w.scans.Add(1)
 }
 
 // underAny reports whether key lies in one of dirs (or is one of them).
@@ -440,7 +448,7 @@ func (w *Watcher) retireReplaced(a *trackedApp, old *appView) {
 	close(r.done)
 	r.view.Store(old.asEnded())
 	r.caught.Store(true)
-	r.finAt.Store(time.Now().UnixNano())
+	r.finAt.Store(w.now().UnixNano())
 	a.log.Info("rewritten event log shows another application; the previous one ended",
 		"previous_app_id", old.appID, "previous_attempt_id", old.attemptID)
 	w.mu.Lock()

@@ -8,6 +8,8 @@ import (
 
 	"github.com/prometheus/procfs"
 	"github.com/prometheus/procfs/sysfs"
+
+	"github.com/sparkglance/sparkglance/internal/jvm/discovery"
 )
 
 // Power sources, as exported in the source label of the energy counters.
@@ -24,12 +26,13 @@ type Agent struct {
 	fs   procfs.FS
 	tdp  TDPInfo
 	rapl *raplMeter // nil: the TDP model is the power source
+	// scanner finds the JVMs; the stack sampler may share it.
+	scanner *discovery.Scanner
 
 	mu       sync.Mutex
 	bootTime uint64 // host boot, Unix seconds
 	tracked  map[int]*trackedProc
-	ignored  map[int]ignoredProc
-	series   map[Identity]*seriesState
+	series   map[discovery.Identity]*seriesState
 	node     map[nodeKey]float64
 	prevHost hostCPU
 	prevTime time.Time
@@ -40,25 +43,16 @@ type Agent struct {
 
 // trackedProc is one live JVM; (pid, starttime) identifies it.
 type trackedProc struct {
-	proc      procfs.Proc
 	statPath  string // <procfs>/<pid>/stat
 	starttime uint64
 	ticks     uint64 // CPU ticks at the last sample
 	series    *seriesState
 }
 
-// ignoredProc remembers a process that is not ours, so that discovery does
-// not read its command line again. comm is kept because a launcher script
-// that execs java keeps its pid and start time but not its comm.
-type ignoredProc struct {
-	starttime uint64
-	comm      string
-}
-
 // seriesState accumulates the counters of one Identity.
 type seriesState struct {
-	id         Identity
-	placement  Placement
+	id         discovery.Identity
+	placement  discovery.Placement
 	cpuSeconds float64
 	load       float64            // of the last period, summed over live processes
 	energy     map[string]float64 // joules by power source
@@ -68,15 +62,29 @@ type seriesState struct {
 
 type nodeKey struct{ source, zone string }
 
-// New builds an Agent: it opens procfs and sysfs, chooses the power
-// source and the TDP, and logs once when it has to fall back to a default.
+// New builds an Agent with a JVM scanner of its own: it opens procfs and
+// sysfs, chooses the power source and the TDP, and logs once when it has
+// to fall back to a default.
 func New(opts Options, logger *slog.Logger) (*Agent, error) {
+	return newAgent(opts, nil, logger)
+}
+
+// newAgent builds an Agent that finds its JVMs with scanner (nil: a scanner
+// of its own on opts.ProcfsPath).
+func newAgent(opts Options, scanner *discovery.Scanner, logger *slog.Logger) (*Agent, error) {
 	opts, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
 	}
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
+	}
+	if scanner == nil {
+		scanner, err = discovery.NewScanner(discovery.Options{ProcfsPath: opts.ProcfsPath,
+			Interval: opts.DiscoveryInterval, ExitCheckInterval: opts.Interval}, logger)
+		if err != nil {
+			return nil, err
+		}
 	}
 	fs, err := procfs.NewFS(opts.ProcfsPath)
 	if err != nil {
@@ -87,10 +95,9 @@ func New(opts Options, logger *slog.Logger) (*Agent, error) {
 		return nil, fmt.Errorf("procfs %s: %w", opts.ProcfsPath, err)
 	}
 	a := &Agent{
-		opts: opts, log: logger, fs: fs, bootTime: bootTime,
+		opts: opts, log: logger, fs: fs, bootTime: bootTime, scanner: scanner,
 		tracked: map[int]*trackedProc{},
-		ignored: map[int]ignoredProc{},
-		series:  map[Identity]*seriesState{},
+		series:  map[discovery.Identity]*seriesState{},
 		node:    map[nodeKey]float64{},
 		statBuf: make([]byte, 4096),
 	}
@@ -123,6 +130,9 @@ func (a *Agent) PowerSource() string {
 
 // TDP is the TDP the model charges and where it came from.
 func (a *Agent) TDP() TDPInfo { return a.tdp }
+
+// Scanner returns the JVM scanner the agent samples the processes of.
+func (a *Agent) Scanner() *discovery.Scanner { return a.scanner }
 
 // Options returns the options in effect, defaults filled in.
 func (a *Agent) Options() Options { return a.opts }

@@ -6,13 +6,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sparkglance/sparkglance/internal/jvm/discovery"
 )
 
 var (
-	executor7 = Identity{FrameworkSpark, RoleExecutor, "spark-a1b2c3d4", "7"}
-	driver    = Identity{FrameworkSpark, RoleDriver, "spark-a1b2c3d4", "driver"}
-	tm1       = Identity{FrameworkFlink, RoleTaskManager, "flink-session", "tm-1"}
-	jm        = Identity{FrameworkFlink, RoleJobManager, "flink-session", "jobmanager"}
+	executor7 = discovery.Identity{Framework: discovery.FrameworkSpark, Role: discovery.RoleExecutor, AppID: "spark-a1b2c3d4", ExecutorID: "7"}
+	driver    = discovery.Identity{Framework: discovery.FrameworkSpark, Role: discovery.RoleDriver, AppID: "spark-a1b2c3d4", ExecutorID: "driver"}
+	tm1       = discovery.Identity{Framework: discovery.FrameworkFlink, Role: discovery.RoleTaskManager, AppID: "flink-session", ExecutorID: "tm-1"}
+	jm        = discovery.Identity{Framework: discovery.FrameworkFlink, Role: discovery.RoleJobManager, AppID: "flink-session", ExecutorID: "jobmanager"}
 )
 
 // t0 is a sampling instant after every fixture process started.
@@ -24,10 +26,10 @@ func TestDiscoverFixtureNode(t *testing.T) {
 	mustDiscover(t, a, t0)
 	mustSample(t, a, t0)
 	snap := a.Snapshot()
-	want := map[Identity]Placement{
-		executor7: {"0b9a7e3c-4f5d-4a1b-9c2d-8e7f6a5b4c3d", "3f4e5d6c7b8a99887766554433221100ffeeddccbbaa00112233445566778899"},
-		driver:    {"1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f", "aa11bb22cc33dd44ee55ff6600112233445566778899aabbccddeeff00112233"},
-		tm1:       {"", "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"},
+	want := map[discovery.Identity]discovery.Placement{
+		executor7: {PodUID: "0b9a7e3c-4f5d-4a1b-9c2d-8e7f6a5b4c3d", ContainerID: "3f4e5d6c7b8a99887766554433221100ffeeddccbbaa00112233445566778899"},
+		driver:    {PodUID: "1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f", ContainerID: "aa11bb22cc33dd44ee55ff6600112233445566778899aabbccddeeff00112233"},
+		tm1:       {PodUID: "", ContainerID: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"},
 		jm:        {},
 	}
 	if len(snap.Series) != len(want) {
@@ -77,7 +79,7 @@ func TestSampleTDPModel(t *testing.T) {
 	mustSample(t, a, t0.Add(10*time.Second))
 	snap := a.Snapshot()
 	for _, c := range []struct {
-		id                Identity
+		id                discovery.Identity
 		cpu, load, joules float64
 	}{
 		{executor7, 5, 0.25, 28 * 10 * 0.25},
@@ -137,7 +139,7 @@ func TestSampleRAPLWrapAroundAndAttribution(t *testing.T) {
 			t.Errorf("node[%d] = %+v, want %+v", i, snap.Node[i], n)
 		}
 	}
-	for id, want := range map[Identity]float64{executor7: 15, driver: 3} {
+	for id, want := range map[discovery.Identity]float64{executor7: 15, driver: 3} {
 		s, _ := snap.Find(id)
 		if !near(s.EnergyJoules[SourceRAPL], want, 1e-6) || s.EnergyJoules[SourceTDP] != 0 {
 			t.Errorf("%s: energy %v, want rapl %v J only", id.Role, s.EnergyJoules, want)
@@ -185,7 +187,7 @@ func TestProcessExitKeepsCountersUntilRetention(t *testing.T) {
 		t.Fatalf("exited driver = %+v %v; want kept: live 0, load 0, 1 CPU s, 50 J", s, ok)
 	}
 	for _, d := range snap.Discovered {
-		if d.Role == RoleDriver {
+		if d.Role == discovery.RoleDriver {
 			t.Errorf("exited driver still counted as discovered: %+v", d)
 		}
 	}
@@ -227,7 +229,7 @@ func TestPidReuseIsANewProcess(t *testing.T) {
 	if old.Live != 0 || old.CPUSeconds != 5 {
 		t.Errorf("executor 7 = %+v; want exited with its 5 CPU s, nothing of the new process", old)
 	}
-	s, ok := snap.Find(Identity{FrameworkSpark, RoleExecutor, "app-2", "8"})
+	s, ok := snap.Find(discovery.Identity{Framework: discovery.FrameworkSpark, Role: discovery.RoleExecutor, AppID: "app-2", ExecutorID: "8"})
 	// All 500 ticks of the newcomer count: it was born after the sample
 	// before it was found. None of the old process's ticks do.
 	if !ok || s.Live != 1 || !near(s.CPUSeconds, 5, 1e-9) {

@@ -5,6 +5,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sparkglance/sparkglance/internal/jvm/discovery"
 )
 
 // manyExecutors is a generated procfs of n Spark executor JVMs (on top of
@@ -85,7 +87,7 @@ func TestSample500Smoke(t *testing.T) {
 	if perPass > budget {
 		t.Errorf("a pass costs %v of CPU, budget 5 ms", perPass)
 	}
-	s, _ := a.Snapshot().Find(Identity{FrameworkSpark, RoleExecutor, "app-bench", "499"})
+	s, _ := a.Snapshot().Find(discovery.Identity{Framework: discovery.FrameworkSpark, Role: discovery.RoleExecutor, AppID: "app-bench", ExecutorID: "499"})
 	if !near(s.CPUSeconds, 0.1, 1e-9) || !near(s.Load, 0, 1e-9) {
 		t.Errorf("executor 499: cpu %v load %v; want 0.1 s, then idle", s.CPUSeconds, s.Load)
 	}

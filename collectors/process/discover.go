@@ -1,104 +1,60 @@
 package process
 
 import (
-	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"time"
 
-	"github.com/prometheus/procfs"
+	"github.com/sparkglance/sparkglance/internal/jvm/discovery"
 )
 
-// Discover scans procfs for Spark and Flink JVMs not yet tracked. Processes
-// already known are left to Sample, which also notices exits and pid reuse.
+// Discover scans procfs for Spark and Flink JVMs (through the agent's
+// scanner, which may be shared with other collectors) and starts sampling
+// those not yet tracked. Processes already known are left to Sample, which
+// also notices exits and pid reuse.
 func (a *Agent) Discover(now time.Time) error {
-	procs, err := a.fs.AllProcs()
-	if err != nil {
-		return fmt.Errorf("discover: %w", err)
+	if err := a.scanner.Scan(); err != nil {
+		return err
 	}
+	jvms := a.scanner.JVMs()
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	seen := make(map[int]bool, len(procs))
-	for _, p := range procs {
-		seen[p.PID] = true
-		if _, ok := a.tracked[p.PID]; ok {
+	for _, j := range jvms {
+		t, ok := a.tracked[j.PID]
+		if ok && t.starttime == j.StartTime {
 			continue
 		}
-		st, err := p.Stat()
-		if err != nil {
-			continue // exited while we looked
+		if ok { // the pid was reused before Sample noticed
+			t.series.live--
+			delete(a.tracked, j.PID)
 		}
-		if ig, ok := a.ignored[p.PID]; ok && ig.starttime == st.Starttime && ig.comm == st.Comm {
-			continue
-		}
-		a.consider(p, st, now)
-	}
-	for pid := range a.ignored {
-		if !seen[pid] {
-			delete(a.ignored, pid)
-		}
+		a.track(j, now)
 	}
 	return nil
 }
 
-// consider classifies one process and tracks it if it is ours. Called with
-// a.mu held.
-func (a *Agent) consider(p procfs.Proc, st procfs.ProcStat, now time.Time) {
-	argv, err := p.CmdLine()
-	if err != nil || len(argv) == 0 { // gone, or a kernel thread
-		a.ignored[p.PID] = ignoredProc{st.Starttime, st.Comm}
-		return
+// track starts sampling one JVM the scanner found, from its CPU ticks now.
+// Called with a.mu held.
+func (a *Agent) track(j discovery.JVM, now time.Time) {
+	statPath := filepath.Join(a.opts.ProcfsPath, strconv.Itoa(j.PID), "stat")
+	st, err := readCPUStat(statPath, a.statBuf)
+	if err != nil || st.starttime != j.StartTime {
+		return // exited since the scan; the scanner forgets it at its next look
 	}
-	cmd, isJava, err := parseJVMCommand(argv, a.argFileReader(p.PID))
-	if err != nil {
-		a.log.Debug("java command line not understood", "pid", p.PID, "err", err)
-	}
-	id, ours := classify(cmd, pidIdentity(p.PID, st.Starttime))
-	if !isJava || !ours {
-		a.ignored[p.PID] = ignoredProc{st.Starttime, st.Comm}
-		return
-	}
-	delete(a.ignored, p.PID)
-	s := a.series[id]
+	s := a.series[j.Identity]
 	if s == nil {
-		s = &seriesState{id: id, energy: map[string]float64{}}
-		a.series[id] = s
+		s = &seriesState{id: j.Identity, energy: map[string]float64{}}
+		a.series[j.Identity] = s
 	}
-	if cgroups, err := p.Cgroups(); err == nil {
-		s.placement = placementFromCgroups(cgroups)
-	}
+	s.placement = j.Placement
 	s.live++
 	s.lastSeen = now
-	t := &trackedProc{proc: p, starttime: st.Starttime, series: s, ticks: processTicks(st),
-		statPath: filepath.Join(a.opts.ProcfsPath, strconv.Itoa(p.PID), "stat")}
+	t := &trackedProc{statPath: statPath, starttime: j.StartTime, series: s, ticks: st.ticks}
 	// A process born after the last sample used all its CPU inside the
 	// coming period: count it from zero rather than lose it.
-	born := float64(a.bootTime) + float64(st.Starttime)/userHZ
+	born := float64(a.bootTime) + float64(j.StartTime)/userHZ
 	if a.sampled && born > float64(a.prevTime.UnixNano())/1e9 {
 		t.ticks = 0
 	}
-	a.tracked[p.PID] = t
-	a.log.Debug("tracking", "pid", p.PID, "framework", id.Framework, "role", id.Role,
-		"app_id", id.AppID, "executor_id", id.ExecutorID)
-}
-
-// argFileReader opens a JVM's @argfile as the JVM sees it: relative paths
-// from its working directory, absolute ones under its root (which differs
-// inside a container).
-func (a *Agent) argFileReader(pid int) func(string) ([]byte, error) {
-	dir := filepath.Join(a.opts.ProcfsPath, strconv.Itoa(pid))
-	return func(name string) ([]byte, error) {
-		full := filepath.Join(dir, "cwd", name)
-		if filepath.IsAbs(name) {
-			full = filepath.Join(dir, "root", name)
-		}
-		f, err := os.Open(full)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		return io.ReadAll(io.LimitReader(f, maxArgFileBytes+1))
-	}
+	a.tracked[j.PID] = t
 }

@@ -1,9 +1,9 @@
 // Package process is the node agent's model of Spark and Flink JVMs: it
-// finds executors, drivers, TaskManagers and JobManagers in /proc by main
-// class and arguments, samples their CPU time against the host's, and
-// turns that into energy: RAPL powercap counters when readable, else
-// TDP × period × load with the TDP from a flag, the embedded CodeCarbon
-// table or 85 W per package.
+// samples the CPU time of the JVMs that package discovery
+// (internal/jvm/discovery) finds in /proc against the host's, and turns
+// that into energy: RAPL powercap counters when readable, else TDP ×
+// period × load with the TDP from a flag, the embedded CodeCarbon table or
+// 85 W per package.
 //
 // [Agent] is the model (Discover, Sample, Snapshot, Run); [Collector] is
 // the Prometheus view, building const metrics from the latest snapshot.

@@ -24,8 +24,3 @@ func readHostCPU(fs procfs.FS) (hostCPU, uint64, error) {
 	total := c.User + c.Nice + c.System + c.Idle + c.Iowait + c.IRQ + c.SoftIRQ + c.Steal
 	return hostCPU{total: total, busy: total - c.Idle - c.Iowait}, st.BootTime, nil
 }
-
-// processTicks is the CPU a process and its reaped children used, in ticks.
-func processTicks(s procfs.ProcStat) uint64 {
-	return uint64(s.UTime) + uint64(s.STime) + uint64(max(0, s.CUTime)) + uint64(max(0, s.CSTime))
-}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/prometheus/procfs"
+	"github.com/sparkglance/sparkglance/internal/jvm/discovery"
 	"github.com/sparkglance/sparkglance/internal/testkit"
 )
 
@@ -61,11 +62,11 @@ func TestRealJVMs(t *testing.T) {
 	mustSample(t, a, start)
 	before := readOwnFigures(t, executor)
 
-	exec3 := Identity{FrameworkSpark, RoleExecutor, testAppID, "3"}
-	drv := Identity{FrameworkSpark, RoleDriver, testAppID, "driver"}
-	tm := Identity{FrameworkFlink, RoleTaskManager, "", "tm-test-1"}
+	exec3 := discovery.Identity{Framework: discovery.FrameworkSpark, Role: discovery.RoleExecutor, AppID: testAppID, ExecutorID: "3"}
+	drv := discovery.Identity{Framework: discovery.FrameworkSpark, Role: discovery.RoleDriver, AppID: testAppID, ExecutorID: "driver"}
+	tm := discovery.Identity{Framework: discovery.FrameworkFlink, Role: discovery.RoleTaskManager, AppID: "", ExecutorID: "tm-test-1"}
 	snap := a.Snapshot()
-	for id, pid := range map[Identity]int{exec3: executor, drv: driverPid, tm: tmPid} {
+	for id, pid := range map[discovery.Identity]int{exec3: executor, drv: driverPid, tm: tmPid} {
 		if s, ok := snap.Find(id); !ok || s.Live != 1 {
 			t.Errorf("pid %d: %+v not found (found %+v)", pid, id, snap.Series)
 		}

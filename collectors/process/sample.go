@@ -46,15 +46,13 @@ func (a *Agent) Sample(now time.Time) error {
 // process: the old one is dropped, the new one considered afresh.
 func (a *Agent) readProcesses(now time.Time) []cpuDelta {
 	deltas := make([]cpuDelta, 0, len(a.tracked))
-	var reused []*trackedProc
+	var changed []int
 	for pid, t := range a.tracked {
 		st, err := readCPUStat(t.statPath, a.statBuf)
 		if err != nil || st.starttime != t.starttime {
 			t.series.live--
 			delete(a.tracked, pid)
-			if err == nil {
-				reused = append(reused, t)
-			}
+			changed = append(changed, pid)
 			continue
 		}
 		cur := st.ticks
@@ -66,9 +64,11 @@ func (a *Agent) readProcesses(now time.Time) []cpuDelta {
 		t.series.lastSeen = now
 		deltas = append(deltas, cpuDelta{t.series, float64(d) / userHZ})
 	}
-	for _, t := range reused {
-		if st, err := t.proc.Stat(); err == nil {
-			a.consider(t.proc, st, now)
+	// The scanner forgets an exited process and classifies a reused pid
+	// afresh, so the stack sampler sharing it sees the change as soon.
+	for _, pid := range changed {
+		if j, ok := a.scanner.Recheck(pid); ok {
+			a.track(j, now)
 		}
 	}
 	return deltas

@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"time"
+
+	"github.com/sparkglance/sparkglance/internal/jvm/discovery"
 )
 
 // Snapshot is a deep copy of the model at the last sample, for a reader
@@ -21,8 +23,8 @@ type Snapshot struct {
 
 // SeriesSnapshot holds the counters of one (framework, role, app, executor).
 type SeriesSnapshot struct {
-	Identity
-	Placement
+	discovery.Identity
+	discovery.Placement
 	CPUSeconds   float64
 	Load         float64            // last period; 0 once every process exited
 	EnergyJoules map[string]float64 // by power source
@@ -82,7 +84,7 @@ func (a *Agent) Snapshot() Snapshot {
 }
 
 // Find returns the series of an identity, if present.
-func (s Snapshot) Find(id Identity) (SeriesSnapshot, bool) {
+func (s Snapshot) Find(id discovery.Identity) (SeriesSnapshot, bool) {
 	for _, ss := range s.Series {
 		if ss.Identity == id {
 			return ss, true

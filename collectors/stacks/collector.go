@@ -10,9 +10,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/sparkglance/sparkglance/collectors/process"
 	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/internal/jvm/attach"
+	"github.com/sparkglance/sparkglance/internal/jvm/discovery"
 	"github.com/sparkglance/sparkglance/internal/jvm/threaddump"
 	"github.com/sparkglance/sparkglance/internal/profiles"
 )
@@ -36,7 +36,7 @@ type Options struct {
 	Listers []Lister
 	// Discovery is the node's JVM discovery, shared with the process
 	// collector; nil: one of this collector's own, with default options.
-	Discovery *process.Discovery
+	Discovery *discovery.Service
 	Attach    *attach.Client
 	HTTP      *http.Client
 
@@ -76,8 +76,8 @@ type Collector struct {
 
 	listersOnce sync.Once
 	listers     []Lister
-	// life bounds background work the collector starts itself (the private
-	// discovery agent): it ends with Run, never with the request that
+	// life bounds background work the collector starts itself (the
+	// discovery's scans, when no process collector runs them): it ends with Run, never with the request that
 	// happened to trigger it.
 	life    context.Context
 	endLife context.CancelFunc
@@ -148,7 +148,7 @@ func (c *Collector) Routes() []exporter.Route {
 }
 
 // resolveListers picks the discovery once Run starts, when every factory
-// has run and the process collector's agent (if enabled) exists.
+// has run and the process collector (if enabled) has taken the discovery over.
 func (c *Collector) resolveListers(ctx context.Context) []Lister {
 	c.listersOnce.Do(func() {
 		if c.opts.Listers != nil {
@@ -157,24 +157,22 @@ func (c *Collector) resolveListers(ctx context.Context) []Lister {
 		}
 		d := c.opts.Discovery
 		if d == nil {
-			d = process.NewDiscovery()
+			d = discovery.NewService()
 		}
 		runs := !d.Sampled()
-		// Discovery only: when this collector builds the agent, its energy
-		// model stays silent.
-		agent, err := d.Agent(slog.New(slog.DiscardHandler))
+		scanner, err := d.Scanner(c.log)
 		switch {
 		case err != nil:
 			c.log.Error("process discovery unavailable; only --stacks.spark-ui targets will be sampled", "err", err)
-			agent = nil
+			scanner = nil
 		case runs:
-			c.wg.Go(func() { _ = agent.Run(c.life, 0) })
+			c.wg.Go(func() { scanner.Run(c.life) })
 			c.log.Info("process collector off: the stack sampler runs the node's one JVM discovery itself")
 		default:
 			c.log.Info("stack sampler shares the process collector's JVM discovery")
 		}
-		if agent != nil {
-			c.listers = append(c.listers, ProcessLister(agent))
+		if scanner != nil {
+			c.listers = append(c.listers, ProcessLister(scanner))
 		}
 		if c.rest != nil {
 			c.listers = append(c.listers, c.rest)

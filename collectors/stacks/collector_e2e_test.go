@@ -71,7 +71,7 @@ func TestStacksEndToEnd(t *testing.T) {
 
 	c, err := stacks.NewCollector(stacks.Options{
 		Interval: 100 * time.Millisecond, Window: time.Minute,
-		Listers:   []stacks.Lister{stacks.ProcessLister(agent)},
+		Listers:   []stacks.Lister{stacks.ProcessLister(agent.Scanner())},
 		Profiling: true, ProfilingOptions: profiles.Options{MaxDuration: 300 * time.Second, HistorySize: 3},
 	}, nil)
 	if err != nil {

@@ -11,24 +11,26 @@ import (
 	"github.com/sparkglance/sparkglance/collectors/process"
 	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/exporter/exportertest"
+	"github.com/sparkglance/sparkglance/internal/jvm/discovery"
 )
 
 // fixtureDiscovery is a discovery of the process collector's fixture node.
-func fixtureDiscovery() *process.Discovery {
-	d := process.NewDiscovery()
-	fixtures := filepath.Join("..", "process", "testdata")
-	d.Options.ProcfsPath = filepath.Join(fixtures, "node", "proc")
-	d.Options.SysfsPath = filepath.Join(fixtures, "rapl", "sys")
-	d.Options.DiscoveryInterval, d.Options.Interval = time.Hour, time.Hour
+func fixtureDiscovery() *discovery.Service {
+	d := discovery.NewService()
+	d.Options.ProcfsPath = filepath.Join(fixtureDir, "node", "proc")
+	d.Options.Interval, d.Options.ExitCheckInterval = time.Hour, time.Hour
 	return d
 }
 
-// listedAgent is the agent whose JVMs the collector samples.
-func listedAgent(t *testing.T, c *Collector) *process.Agent {
+// fixtureDir holds the process collector's fixture node and RAPL zones.
+var fixtureDir = filepath.Join("..", "process", "testdata")
+
+// listedScanner is the scanner whose JVMs the collector samples.
+func listedScanner(t *testing.T, c *Collector) *discovery.Scanner {
 	t.Helper()
 	for _, l := range c.resolveListers(t.Context()) {
 		if pl, ok := l.(processLister); ok {
-			return pl.agent
+			return pl.scanner
 		}
 	}
 	t.Fatal("no process lister")
@@ -55,19 +57,19 @@ func TestDiscoveryWithoutProcessCollector(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { c.endLife(); c.wg.Wait() }()
-	shared, err := d.Agent(nil)
+	shared, err := d.Scanner(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := listedAgent(t, c); got != shared {
-		t.Error("the stack sampler lists another agent than the shared discovery's")
+	if got := listedScanner(t, c); got != shared {
+		t.Error("the stack sampler lists another scanner than the shared discovery's")
 	}
 	if !strings.Contains(logs.String(), "process collector off: the stack sampler runs the node's one JVM discovery itself") {
 		t.Errorf("log does not say who runs the discovery:\n%s", logs.String())
 	}
 }
 
-// With the process collector on, both collectors share its agent and the
+// With the process collector on, both collectors share its discovery and the
 // stack sampler does not run a second loop.
 func TestDiscoverySharedWithProcessCollector(t *testing.T) {
 	d := fixtureDiscovery()
@@ -75,14 +77,14 @@ func TestDiscoverySharedWithProcessCollector(t *testing.T) {
 	process.Register(cat, d)
 	Register(cat, d)
 	cfg := exportertest.ParseConfig(t, cat, "--collector.stacks", "--collector.process",
-		"--path.procfs="+d.Options.ProcfsPath, "--path.sysfs="+d.Options.SysfsPath)
+		"--path.procfs="+d.Options.ProcfsPath, "--path.sysfs="+filepath.Join(fixtureDir, "rapl", "sys"))
 	if _, err := exporter.New(*cfg, cat, slog.New(slog.DiscardHandler)); err != nil {
 		t.Fatal(err)
 	}
 	if !d.Sampled() {
 		t.Fatal("process collector on, yet the discovery is not sampled by it")
 	}
-	sampledAgent, err := d.Agent(nil)
+	sampledScanner, err := d.Scanner(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,8 +94,8 @@ func TestDiscoverySharedWithProcessCollector(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { c.endLife(); c.wg.Wait() }()
-	if got := listedAgent(t, c); got != sampledAgent {
-		t.Error("the stack sampler lists another agent than the process collector's")
+	if got := listedScanner(t, c); got != sampledScanner {
+		t.Error("the stack sampler lists another scanner than the process collector's")
 	}
 	if !strings.Contains(logs.String(), "stack sampler shares the process collector's JVM discovery") {
 		t.Errorf("log does not say the discovery is shared:\n%s", logs.String())

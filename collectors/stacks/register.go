@@ -6,8 +6,8 @@ import (
 	"log/slog"
 	"net/url"
 
-	"github.com/sparkglance/sparkglance/collectors/process"
 	"github.com/sparkglance/sparkglance/exporter"
+	"github.com/sparkglance/sparkglance/internal/jvm/discovery"
 	"github.com/sparkglance/sparkglance/internal/profiles"
 )
 
@@ -16,7 +16,7 @@ import (
 // safepoint. It lists the JVMs of d, the node's one discovery, which the
 // process collector samples when enabled and this collector runs itself
 // otherwise.
-func Register(cat *exporter.Catalog, d *process.Discovery) {
+func Register(cat *exporter.Catalog, d *discovery.Service) {
 	var (
 		opts      Options
 		rulesFile string

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/sparkglance/sparkglance/collectors/process"
 	"github.com/sparkglance/sparkglance/internal/jvm/attach"
+	"github.com/sparkglance/sparkglance/internal/jvm/discovery"
 	"github.com/sparkglance/sparkglance/internal/jvm/threaddump"
 )
 
@@ -43,17 +43,17 @@ type Lister interface {
 	Targets(ctx context.Context) ([]Target, error)
 }
 
-// ProcessLister lists the JVMs the node agent tracks, except Flink
+// ProcessLister lists the JVMs the node's discovery tracks, except Flink
 // JobManagers, which run no tasks. Spark drivers are kept: in local mode
 // they run the tasks.
-func ProcessLister(a *process.Agent) Lister { return processLister{a} }
+func ProcessLister(s *discovery.Scanner) Lister { return processLister{s} }
 
-type processLister struct{ agent *process.Agent }
+type processLister struct{ scanner *discovery.Scanner }
 
 func (l processLister) Targets(context.Context) ([]Target, error) {
 	var out []Target
-	for _, j := range l.agent.JVMs() {
-		if j.Role == process.RoleJobManager {
+	for _, j := range l.scanner.JVMs() {
+		if j.Role == discovery.RoleJobManager {
 			continue
 		}
 		out = append(out, Target{Framework: j.Framework, AppID: j.AppID, ExecutorID: j.ExecutorID,

@@ -19,6 +19,7 @@ import (
 	"github.com/sparkglance/sparkglance/collectors/stacks"
 	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/exporter/exportertest"
+	"github.com/sparkglance/sparkglance/internal/jvm/discovery"
 	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 	"github.com/sparkglance/sparkglance/internal/testkit"
 )
@@ -66,11 +67,11 @@ func fakeSparkUI(t *testing.T) *httptest.Server {
 // the serve command does.
 func allCollectors() *exporter.Catalog {
 	cat := exporter.NewCatalog()
-	claims, discovery := eventlog.NewClaims(), process.NewDiscovery()
+	claims, jvms := eventlog.NewClaims(), discovery.NewService()
 	eventlog.Register(cat, claims)
 	spark.Register(cat, claims)
-	process.Register(cat, discovery)
-	stacks.Register(cat, discovery)
+	process.Register(cat, jvms)
+	stacks.Register(cat, jvms)
 	return cat
 }
 
