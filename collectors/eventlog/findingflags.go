@@ -29,6 +29,6 @@ func RegisterFindingFlags(f exporter.FlagGroup, cfg *analysis.Config) {
 			panic(fmt.Sprintf("finding threshold %s points at a %T", t.Name, p))
 		}
 	}
-	f.Flag("sql.max-plan-nodes", "Nodes kept of each SQL plan (the first in pre-order); a bigger plan is cut, with a counted problem, so that a huge generated plan cannot take gigabytes.").
+	f.Flag("sql.max-plan-nodes", "Plan nodes kept of each SQL execution, all its AQE plan versions together: a bigger plan is cut to its first nodes in pre-order and the oldest versions are dropped beyond the budget (the final plan stays), with a counted problem, so that a huge generated plan cannot take gigabytes.").
 		Default(fmt.Sprint(cfg.SQLMaxPlanNodes)).IntVar(&cfg.SQLMaxPlanNodes)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/sparkglance/sparkglance/exporter"
 	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
@@ -49,7 +50,9 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 func (c *Collector) Update(ctx context.Context, ch chan<- prometheus.Metric) error {
 	snap := c.Agent.Snapshot()
 	send := func(desc *prometheus.Desc, vt prometheus.ValueType, v float64, labels ...string) {
-		m, err := prometheus.NewConstMetric(desc, vt, v, labels...)
+		// Ids parsed from JVM command lines, cgroup paths and the CPU model
+		// are bytes as the kernel holds them, not necessarily UTF-8.
+		m, err := prometheus.NewConstMetric(desc, vt, v, exporter.LabelValues(labels)...)
 		if err != nil {
 			m = prometheus.NewInvalidMetric(desc, err)
 		}

@@ -29,6 +29,10 @@ type servletEntry struct {
 // or TYPE. appIDs are the applications the target's REST API listed; they
 // let the namespace be cut off the sanitized key.
 func parseServletText(body []byte, appIDs []string) ([]sample, error) {
+	// The text parser refuses a whole body for one invalid UTF-8 byte in a
+	// label value (an application name written in another charset, a
+	// flipped bit): the target's other series would all be lost.
+	body = bytes.ToValidUTF8(body, []byte("\uFFFD"))
 	parser := expfmt.NewTextParser(model.LegacyValidation)
 	families, err := parser.TextToMetricFamilies(bytes.NewReader(body))
 	if err != nil {

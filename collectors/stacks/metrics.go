@@ -5,6 +5,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/sparkglance/sparkglance/exporter"
 	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
@@ -48,7 +49,9 @@ func (c *Collector) Update(ctx context.Context, ch chan<- prometheus.Metric) err
 			continue
 		}
 		seen[id] = true
-		l := id[:]
+		// Ids come from JVM command lines or a Spark UI, as bytes, and
+		// MustNewConstMetric panics on invalid UTF-8.
+		l := exporter.LabelValues(id[:])
 		if t.Durations.count > 0 || t.Totals.Total() > 0 {
 			for _, st := range States() {
 				ch <- prometheus.MustNewConstMetric(samplesDesc, prometheus.CounterValue, float64(t.Totals[st]), append(l, st.String())...)
@@ -61,7 +64,7 @@ func (c *Collector) Update(ctx context.Context, ch chan<- prometheus.Metric) err
 			ch <- prometheus.MustNewConstHistogram(dumpDurationDesc, t.Durations.count, t.Durations.sum, t.Durations.cumulative(), l...)
 		}
 		for reason, n := range t.Errors {
-			ch <- prometheus.MustNewConstMetric(dumpErrorsDesc, prometheus.CounterValue, float64(n), append(l, reason)...)
+			ch <- prometheus.MustNewConstMetric(dumpErrorsDesc, prometheus.CounterValue, float64(n), append(l, exporter.LabelValue(reason))...)
 		}
 	}
 	return nil

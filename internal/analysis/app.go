@@ -111,6 +111,9 @@ func New(cfg Config) *App {
 	a.sql = sqlops.NewModel(sqlops.Options{MaxExecutions: cfg.SQLMaxExecutions, MaxPlanNodes: cfg.SQLMaxPlanNodes,
 		OnPlanCut: func(id int64, nodes, kept int) {
 			a.problem(ProblemPlanTooLarge, "SQL execution %d: plan of %d nodes, only the first %d kept (--sql.max-plan-nodes)", id, nodes, kept)
+		},
+		OnVersionsDropped: func(id int64, versions, nodes, budget int) {
+			a.problem(ProblemPlanTooLarge, "SQL execution %d: %d earlier plan versions (%d nodes) dropped to keep its plans within %d nodes (--sql.max-plan-nodes)", id, versions, nodes, budget)
 		}})
 	if cfg.StageBorders {
 		a.timeline = newBorderTimeline()

@@ -36,8 +36,9 @@ type Config struct {
 	// SQLMaxExecutions bounds the SQL executions kept (oldest finished
 	// dropped first); 0 means 1000, Spark's own UI default.
 	SQLMaxExecutions int
-	// SQLMaxPlanNodes bounds the nodes kept of each SQL plan version; a
-	// bigger plan is cut (a counted problem). 0 means
+	// SQLMaxPlanNodes bounds the plan nodes kept of each SQL execution,
+	// all its plan versions together; a bigger plan is cut and older
+	// versions dropped (counted problems). 0 means
 	// sqlops.DefaultMaxPlanNodes.
 	SQLMaxPlanNodes int
 }

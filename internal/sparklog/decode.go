@@ -47,6 +47,8 @@ type Decoder struct {
 	eventAt int
 	accs    []Accumulable // scratch for Accumulables lists
 	named   []NamedValue  // scratch for metric maps
+	// planNodes counts the plan nodes built for the current line.
+	planNodes int
 }
 
 // NewDecoder returns a Decoder with an empty string table.
@@ -69,6 +71,7 @@ var eventPrefix = []byte(`{"Event":"`)
 // 1.4 GB/s, and untyped events are a small share of a log's bytes.
 func (d *Decoder) Decode(line []byte) (Event, error) {
 	d.reset(line)
+	d.planNodes = 0
 	var typ []byte
 	var more bool
 	d.eventAt = -1

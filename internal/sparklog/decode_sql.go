@@ -70,12 +70,24 @@ func (d *Decoder) sqlAdaptiveExecutionUpdate(more bool) Event {
 	return ev
 }
 
-// planNode decodes a "sparkPlanInfo" tree; null gives nil. Recursion is
-// bounded by maxDepth, checked when each object is entered.
+// MaxDecodedPlanNodes bounds the plan nodes built for one line, ten times
+// sqlops' default cap: nodes past it (in pre-order) are validated and
+// skipped without being built, so a generated plan of millions of nodes
+// never exists in memory whole before the analysis cuts it.
+const MaxDecodedPlanNodes = 100_000
+
+// planNode decodes a "sparkPlanInfo" tree; null, or a node past
+// MaxDecodedPlanNodes, gives nil. Recursion is bounded by maxDepth,
+// checked when each object is entered.
 func (d *Decoder) planNode() *PlanNode {
 	if d.null() {
 		return nil
 	}
+	if d.planNodes >= MaxDecodedPlanNodes {
+		d.skipValue()
+		return nil
+	}
+	d.planNodes++
 	n := &PlanNode{}
 	for more := d.objectStart(); more; more = d.objectNext() {
 		switch string(d.key) {
@@ -86,6 +98,10 @@ func (d *Decoder) planNode() *PlanNode {
 		case "children":
 			n.Children = nil
 			for more := d.arrayStart(); more; more = d.arrayNext() {
+				if d.planNodes >= MaxDecodedPlanNodes {
+					d.skipValue()
+					continue
+				}
 				n.Children = append(n.Children, d.planNode())
 			}
 		case "metadata":

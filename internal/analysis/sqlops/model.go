@@ -12,12 +12,18 @@ type Options struct {
 	// spark.sql.ui.retainedExecutions = 1000); the oldest finished ones
 	// and their accumulators are dropped first. 0 means 1000.
 	MaxExecutions int
-	// MaxPlanNodes bounds the nodes kept of each plan version of an
-	// execution (the first ones in pre-order); a plan with more is cut
-	// and OnPlanCut is called. 0 means DefaultMaxPlanNodes.
+	// MaxPlanNodes bounds the plan nodes kept of an execution, all its
+	// AQE plan versions together. A version with more is cut to its
+	// first nodes in pre-order (OnPlanCut is called); beyond the budget
+	// the oldest versions are dropped, the latest kept, since operator
+	// ids are positions in the final plan (OnVersionsDropped is called).
+	// 0 means DefaultMaxPlanNodes.
 	MaxPlanNodes int
 	// OnPlanCut, when set, hears of every plan cut to MaxPlanNodes.
 	OnPlanCut func(executionID int64, nodes, kept int)
+	// OnVersionsDropped, when set, hears of earlier plan versions dropped
+	// to keep an execution within MaxPlanNodes.
+	OnVersionsDropped func(executionID int64, versions, nodes, budget int)
 }
 
 // DefaultMaxPlanNodes is the default Options.MaxPlanNodes: far above real
@@ -29,14 +35,15 @@ const DefaultMaxPlanNodes = 10_000
 // jobs linking them. Feed it every event in log order with Add; it is not
 // safe for concurrent use.
 type Model struct {
-	maxExecs     int
-	maxPlanNodes int
-	onPlanCut    func(executionID int64, nodes, kept int)
-	execs        map[int64]*execution
-	order        []int64 // execution ids in start order
-	accs         map[int64]*accum
-	accType      map[int64]string // accumulator → metric type, from the plans
-	jobExec      map[int]int64    // job id → execution id
+	maxExecs          int
+	maxPlanNodes      int
+	onPlanCut         func(executionID int64, nodes, kept int)
+	onVersionsDropped func(executionID int64, versions, nodes, budget int)
+	execs             map[int64]*execution
+	order             []int64 // execution ids in start order
+	accs              map[int64]*accum
+	accType           map[int64]string // accumulator → metric type, from the plans
+	jobExec           map[int]int64    // job id → execution id
 
 	// pending holds accumulators updated before any plan names them:
 	// subqueries run while AQE plans, so their tasks can end before the
@@ -56,8 +63,10 @@ type execution struct {
 	ended        bool
 	errorMsg     string
 	jobFailed    bool
-	versions     []*sparklog.PlanNode // every plan, initial first, final last
-	droppedNodes int64                // plan nodes cut away (MaxPlanNodes)
+	versions     []*sparklog.PlanNode // plans kept, oldest first, final last
+	versionNodes []int                // nodes of each kept version
+	heldNodes    int                  // Σ versionNodes, at most MaxPlanNodes
+	droppedNodes int64                // plan nodes cut or dropped (MaxPlanNodes)
 }
 
 // NewModel starts an empty model.
@@ -69,14 +78,15 @@ func NewModel(opts Options) *Model {
 		opts.MaxPlanNodes = DefaultMaxPlanNodes
 	}
 	return &Model{
-		maxExecs:     opts.MaxExecutions,
-		maxPlanNodes: opts.MaxPlanNodes,
-		onPlanCut:    opts.OnPlanCut,
-		execs:        map[int64]*execution{},
-		accs:         map[int64]*accum{},
-		accType:      map[int64]string{},
-		jobExec:      map[int]int64{},
-		pending:      map[int64]*accum{},
+		maxExecs:          opts.MaxExecutions,
+		maxPlanNodes:      opts.MaxPlanNodes,
+		onPlanCut:         opts.OnPlanCut,
+		onVersionsDropped: opts.OnVersionsDropped,
+		execs:             map[int64]*execution{},
+		accs:              map[int64]*accum{},
+		accType:           map[int64]string{},
+		jobExec:           map[int]int64{},
+		pending:           map[int64]*accum{},
 	}
 }
 
@@ -169,13 +179,17 @@ func (m *Model) addPlan(x *execution, plan *sparklog.PlanNode) {
 		return
 	}
 	plan, nodes := cutPlan(plan, m.maxPlanNodes)
+	kept := nodes
 	if nodes > m.maxPlanNodes {
+		kept = m.maxPlanNodes
 		x.droppedNodes += int64(nodes - m.maxPlanNodes)
 		if m.onPlanCut != nil {
 			m.onPlanCut(x.id, nodes, m.maxPlanNodes)
 		}
 	}
 	x.versions = append(x.versions, plan)
+	x.versionNodes = append(x.versionNodes, kept)
+	x.heldNodes += kept
 	walk(plan, func(n *sparklog.PlanNode) {
 		for _, pm := range n.Metrics {
 			if _, ok := m.accs[pm.AccumulatorID]; !ok {
@@ -189,6 +203,47 @@ func (m *Model) addPlan(x *execution, plan *sparklog.PlanNode) {
 			m.accType[pm.AccumulatorID] = pm.MetricType
 		}
 	})
+	m.trimVersions(x)
+}
+
+// trimVersions drops the oldest plan versions of x until its nodes fit
+// MaxPlanNodes (many AQE updates of a big plan), keeping the final one.
+// Accumulators only a dropped version named are released: no kept node
+// can show their values, and they would otherwise stay until eviction.
+func (m *Model) trimVersions(x *execution) {
+	versions, nodes := 0, 0
+	for x.heldNodes > m.maxPlanNodes && len(x.versions) > 1 {
+		old := x.versions[0]
+		n := x.versionNodes[0]
+		x.versions[0] = nil // the backing array must not keep it alive
+		x.versions, x.versionNodes = x.versions[1:], x.versionNodes[1:]
+		x.heldNodes -= n
+		versions++
+		nodes += n
+		named := map[int64]bool{}
+		for _, v := range x.versions {
+			walk(v, func(p *sparklog.PlanNode) {
+				for _, pm := range p.Metrics {
+					named[pm.AccumulatorID] = true
+				}
+			})
+		}
+		walk(old, func(p *sparklog.PlanNode) {
+			for _, pm := range p.Metrics {
+				if !named[pm.AccumulatorID] {
+					delete(m.accs, pm.AccumulatorID)
+					delete(m.accType, pm.AccumulatorID)
+				}
+			}
+		})
+	}
+	if versions == 0 {
+		return
+	}
+	x.droppedNodes += int64(nodes)
+	if m.onVersionsDropped != nil {
+		m.onVersionsDropped(x.id, versions, nodes, m.maxPlanNodes)
+	}
 }
 
 // evict drops the oldest finished executions beyond the bound.

@@ -77,3 +77,54 @@ func TestPlanNodesCapped(t *testing.T) {
 		t.Errorf("a 10-node plan was cut: %v", cuts)
 	}
 }
+
+// An execution whose AQE updates each bring a plan near the cap holds at
+// most MaxPlanNodes nodes in all: the oldest versions go (reported and
+// counted), the final one stays, and values of an accumulator both a
+// dropped and the kept version name still reach the final operator.
+func TestPlanNodesCappedPerExecution(t *testing.T) {
+	const limit, updates = 1_000, 50
+	var dropped []string
+	m := NewModel(Options{MaxPlanNodes: limit, OnVersionsDropped: func(id int64, versions, nodes, budget int) {
+		dropped = append(dropped, fmt.Sprintf("%d:%d:%d:%d", id, versions, nodes, budget))
+	}})
+	version := func(v int) *sparklog.PlanNode { // 601 nodes; accumulator 1 shared by every version
+		p := hugePlan(20, 30)
+		walk(p, func(n *sparklog.PlanNode) { n.Metrics[0].AccumulatorID += int64(v) * 100_000 })
+		p.Metrics[0].AccumulatorID = 1
+		return p
+	}
+	m.Add(&sparklog.SQLExecutionStart{ExecutionID: 7, Plan: version(0), Time: 10})
+	for v := 1; v <= updates; v++ {
+		m.Add(&sparklog.SQLAdaptiveExecutionUpdate{ExecutionID: 7, Plan: version(v)})
+	}
+	m.Add(&sparklog.DriverAccumUpdates{ExecutionID: 7, Updates: []sparklog.AccumUpdate{{ID: 1, Value: 42}}})
+	m.Add(&sparklog.SQLExecutionEnd{ExecutionID: 7, Time: 20})
+
+	x := m.execs[7]
+	held := 0
+	for _, v := range x.versions {
+		held += countNodes(v)
+	}
+	if held > limit || held != x.heldNodes {
+		t.Fatalf("holds %d plan nodes (counted %d), want at most %d", held, x.heldNodes, limit)
+	}
+	if len(m.accs) > limit {
+		t.Errorf("holds %d accumulators, want at most %d", len(m.accs), limit)
+	}
+	if len(x.versions) != 1 || x.versions[0].Metrics[0].AccumulatorID != 1 || x.versions[0].Children[0].Metrics[0].AccumulatorID <= updates*100_000 {
+		t.Errorf("kept %d versions, want the final one", len(x.versions))
+	}
+	if len(dropped) != updates {
+		t.Errorf("%d drops reported, want %d: %v", len(dropped), updates, dropped)
+	} else if dropped[0] != fmt.Sprintf("7:1:601:%d", limit) {
+		t.Errorf("first drop %s", dropped[0])
+	}
+	execs := m.Executions()
+	if got, want := execs[0].DroppedPlanNodes, int64(updates*601); got != want {
+		t.Errorf("DroppedPlanNodes %d, want %d", got, want)
+	}
+	if root := execs[0].Operators[0]; root.Name != "Union" || root.Metrics["number of output rows"] != 42 {
+		t.Errorf("root operator %+v, want Union with the shared accumulator's 42 rows", root)
+	}
+}

@@ -43,22 +43,6 @@ func New(t testing.TB, width, height int, timeout time.Duration) *Browser {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		// Chromium's helper processes may still write for a moment after
-		// the browser is closed: retry until the directory is gone.
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			err := os.RemoveAll(tmp)
-			if _, serr := os.Stat(tmp); err == nil && os.IsNotExist(serr) {
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Errorf("chromium's temp dir %s: %v", tmp, err)
-				return
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-	})
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.Headless, chromedp.DisableGPU,
 		chromedp.UserDataDir(filepath.Join(tmp, "profile")), chromedp.Env("TMPDIR="+tmp),
@@ -68,7 +52,16 @@ func New(t testing.TB, width, height int, timeout time.Duration) *Browser {
 	ctx, cancelTimeout := context.WithTimeout(context.Background(), timeout)
 	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
 	bctx, cancelBrowser := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancelBrowser(); cancelAlloc(); cancelTimeout() })
+	t.Cleanup(func() {
+		// chromedp.Cancel closes the browser and waits for its process;
+		// plain cancelling returns at once, and Chromium's helpers still
+		// wrote into tmp after it had been removed.
+		_ = chromedp.Cancel(bctx)
+		cancelBrowser()
+		cancelAlloc()
+		cancelTimeout()
+		removeAllBounded(t, tmp, 10*time.Second)
+	})
 	b := &Browser{Ctx: bctx}
 	chromedp.ListenTarget(bctx, func(ev any) {
 		b.mu.Lock()
@@ -142,4 +135,23 @@ func (b *Browser) Screenshot(t testing.TB) []byte {
 		t.Fatal(err)
 	}
 	return png
+}
+
+// removeAllBounded removes dir, retrying while exiting helper processes
+// may still create files in it, for at most limit.
+func removeAllBounded(t testing.TB, dir string, limit time.Duration) {
+	deadline := time.Now().Add(limit)
+	for {
+		err := os.RemoveAll(dir)
+		if err == nil {
+			if _, statErr := os.Stat(dir); os.IsNotExist(statErr) {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("Chromium's temp dir %s not removed within %v: %v", dir, limit, err)
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
