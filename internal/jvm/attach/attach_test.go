@@ -213,9 +213,22 @@ func TestAttachAsTargetUser(t *testing.T) {
 	}
 	classes := jvmtest.Compile(t)
 	dir := t.TempDir()
-	for _, d := range []string{filepath.Dir(dir), dir} {
-		if err := os.Chmod(d, 0o777); err != nil {
+	// nobody must reach dir: open it and every directory above it up to the
+	// temporary directory (the tests' private one is 0700).
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	for d := filepath.Dir(dir); strings.HasPrefix(d, os.TempDir()); d = filepath.Dir(d) {
+		fi, err := os.Stat(d)
+		if err != nil {
 			t.Fatal(err)
+		}
+		// Traversable by all, keeping any sticky bit (/tmp's).
+		if err := os.Chmod(d, fi.Mode()&(os.ModePerm|os.ModeSticky)|0o755); err != nil {
+			t.Fatal(err)
+		}
+		if d == filepath.Clean(os.TempDir()) {
+			break
 		}
 	}
 	const nobody = 65534
