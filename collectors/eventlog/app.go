@@ -36,7 +36,11 @@ type trackedApp struct {
 	finAt   atomic.Int64 // unix ns when the application ended (applicationEnd), 0 while running
 	// finMTime is the log's modification time (unix ns) when found
 	// finished, to recognise it unchanged after retention dropped it.
-	finMTime   atomic.Int64
+	finMTime atomic.Int64
+	// finBytes is the size of a single-file log when it was read to its
+	// end (-1 for other layouts): a finished log that then changes size
+	// was still being written (copied in with cp, say) and is read again.
+	finBytes   atomic.Int64
 	admittedAt time.Time              // when the watcher started following it (set before run)
 	running    atomic.Bool            // the log is still being written
 	seq        uint64                 // admission order: of two logs of one attempt, the first is exported
@@ -234,6 +238,10 @@ func (a *trackedApp) finish() {
 		mtime = m
 	}
 	a.finMTime.Store(mtime.UnixNano())
+	a.finBytes.Store(-1)
+	if l := a.follower.Log(); len(l.Files) == 1 && l.Files[0].Member == "" {
+		a.finBytes.Store(a.bytesSeen)
+	}
 	a.finAt.Store(applicationEnd(a.view.Load(), mtime).UnixNano())
 	a.running.Store(false)
 	a.follower, a.analysis, a.execs, a.prev = nil, nil, nil, nil

@@ -172,3 +172,31 @@ func TestDuplicateAttemptKeepsFirstLog(t *testing.T) {
 		}
 	}
 }
+
+// A finished log (no .inprogress) that appears before its writer is done —
+// copied into the directory with cp, say — is read again once it has grown,
+// so the application is shown whole rather than cut where the copy stood.
+func TestFinishedLogReadAgainWhenItGrows(t *testing.T) {
+	const appID = "app-20261130090000-0051"
+	first, second := simulatedHalves(t, appID)
+	dir := t.TempDir()
+	path := filepath.Join(dir, appID)
+	appendFile(t, path, first)
+	w := startWatcher(t, testConfig(dir))
+	waitReady(t, w)
+	waitFor(t, 10*time.Second, "the first half is read", func() bool {
+		_, ok := series(gather(t, w), "spark_app_info", map[string]string{"app_id": appID})
+		return ok
+	})
+	if _, ok := series(gather(t, w), "spark_app_end_time_seconds", map[string]string{"app_id": appID}); ok {
+		t.Fatal("the first half already has the application's end")
+	}
+	appendFile(t, path, second)
+	waitFor(t, 10*time.Second, "the whole log is read: the application's end is shown", func() bool {
+		_, ok := series(gather(t, w), "spark_app_end_time_seconds", map[string]string{"app_id": appID})
+		return ok
+	})
+	if v, _ := series(gather(t, w), "sparkglance_eventlog_errors_total", map[string]string{"reason": "log-rewritten"}); v != 1 {
+		t.Errorf("log-rewritten counted %v times, want 1", v)
+	}
+}

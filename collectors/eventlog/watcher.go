@@ -322,6 +322,7 @@ func (w *Watcher) scan(ctx context.Context, nw *fsnotify.Watcher) {
 		a.stop()
 	}
 
+	w.rereadChanged(found)
 	w.admit(ctx, found, now)
 	w.expire(now)
 	w.reportSkipped()
@@ -416,6 +417,40 @@ func (w *Watcher) makeRoomLocked(c candidate) bool {
 	w.unclaim(oldest.key)
 	oldest.cancel() // already finished: its goroutine has returned
 	return true
+}
+
+// rereadChanged drops finished single-file applications whose file no
+// longer has the size it had when read to its end, so that admit follows
+// them again from the start: a log that appeared before its writer was done
+// (copied into the directory, say) is read whole, never left cut short.
+func (w *Watcher) rereadChanged(found []sparklog.Log) {
+	var changed []*trackedApp
+	w.mu.Lock()
+	for _, l := range found {
+		a, ok := w.apps[l.Key]
+		if !ok || a.retired || a.running.Load() || l.InProgress || len(l.Files) != 1 || l.Files[0].Member != "" {
+			continue
+		}
+		read := a.finBytes.Load()
+		if a.finMTime.Load() == 0 || read < 0 {
+			continue
+		}
+		info, err := os.Stat(l.Files[0].Path)
+		if err != nil || info.Size() == read {
+			continue
+		}
+		changed = append(changed, a)
+		delete(w.apps, l.Key)
+	}
+	for _, a := range changed {
+		w.unclaim(a.key)
+	}
+	w.mu.Unlock()
+	for _, a := range changed {
+		w.countError("log-rewritten")
+		w.log.Info("finished event log changed after it was read; reading it again", "log", a.key)
+		a.stop()
+	}
 }
 
 // expire drops finished applications whose end is older than the
