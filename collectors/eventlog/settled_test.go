@@ -3,6 +3,7 @@ package eventlog
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/url"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/simulate"
+	"github.com/sparkglance/sparkglance/internal/sparklog"
 	"github.com/sparkglance/sparkglance/internal/testkit/promtest"
 )
 
@@ -141,4 +143,88 @@ func rangeValues(t *testing.T, prom *promtest.Server, expr string) []float64 {
 		out = append(out, v)
 	}
 	return out
+}
+
+// A running application followed from before its first interval ended is
+// first exported with its settled counters at 0, even when the first read
+// already settles intervals (Prometheus' increase() would miss a first
+// value above 0); the next view shows them in full. One found after its
+// first interval ended (an earlier run of the exporter may have exported
+// it) shows its totals at once, so that a restart counts nothing twice.
+func TestSettledCountersBornAtZero(t *testing.T) {
+	dir := t.TempDir()
+	sim := liveConfig("app-20261130150000-0006")
+	sim.Executors, sim.CoresPerExecutor, sim.TasksPerStage, sim.Live = 2, 2, 8, true
+	// Written at once: the first read takes in the whole running application.
+	path, err := simulate.Live(context.Background(), dir, sim, simulate.LiveOptions{Codec: "zstd"})
+	if err != nil {
+		t.Fatalf("simulate.Live: %v", err)
+	}
+	logs, err := sparklog.Discover(path)
+	if err != nil || len(logs) != 1 {
+		t.Fatalf("discover %s: %v (%d logs)", path, err, len(logs))
+	}
+	cfg := testConfig(dir)
+	cfg.Interval = 5 * time.Second
+	for _, tc := range []struct {
+		name     string
+		admitted time.Time
+		born0    bool
+	}{
+		{"admitted before its first interval ended", sim.Start, true},
+		{"admitted after its first interval ended", sim.Start.Add(time.Hour), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w, err := New(cfg, testLogger(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := newTrackedApp(w, logs[0])
+			a.admittedAt = tc.admitted
+			if a.pollOnce(t.Context()) {
+				t.Fatal("the running application's log reads as finished")
+			}
+			first := a.view.Load()
+			if first == nil || !first.running {
+				t.Fatalf("no running view after the first read: %+v", first)
+			}
+			full := a.settled // everything settled by the first read
+			if full.core == 0 || full.task[0] == 0 || len(full.spill) == 0 {
+				t.Fatalf("the first read settled no core time, CPU or spill: %+v", full)
+			}
+			born0 := first.settled.core == 0 && first.settled.task == [4]float64{} && len(first.settled.spill) == 0
+			if born0 != tc.born0 {
+				t.Errorf("first view's settled counters %+v, want at 0: %v (totals %+v)", first.settled, tc.born0, full)
+			}
+			if tc.born0 && !a.dirty {
+				t.Error("counters were held back but no next view is due")
+			}
+			a.publish(false)
+			next := a.view.Load()
+			if next.settled.core != full.core || next.settled.task != full.task || !maps.Equal(next.settled.spill, full.spill) {
+				t.Errorf("the next view's settled counters %+v, want the totals %+v", next.settled, full)
+			}
+		})
+	}
+}
+
+// An executor's settled spill is first exported at 0: in the first view
+// that lists it, its spill is held back, the application's counters are
+// not; holding back the application also holds back every executor.
+func TestSettledSpillOfNewExecutorBornAtZero(t *testing.T) {
+	s := settledTotals{task: [4]float64{1, 2, 3, 4}, core: 10, spill: map[string][2]float64{"1": {5, 6}, "2": {7, 0}, "3": {}}}
+	got, held := s.exported(false, func(id string) bool { return id == "2" || id == "3" })
+	if !held || got.core != 10 || got.task != s.task || !maps.Equal(got.spill, map[string][2]float64{"1": {5, 6}, "3": {}}) {
+		t.Errorf("executors 2 and 3 new: %+v (held %v), want executor 2's spill held back, the rest as is", got, held)
+	}
+	if len(s.spill) != 3 {
+		t.Errorf("exported changed the totals: %+v", s.spill)
+	}
+	got, held = s.exported(true, func(string) bool { return false })
+	if !held || got.core != 0 || got.task != [4]float64{} || len(got.spill) != 1 {
+		t.Errorf("application held back: %+v (held %v), want 0 and only the zero spill of executor 3", got, held)
+	}
+	if _, held = s.exported(false, func(string) bool { return false }); held {
+		t.Error("nothing new, yet something was held back")
+	}
 }
