@@ -17,18 +17,31 @@ import (
 )
 
 // While a live application with long straggler tasks runs, a real
-// Prometheus scraping every second sees the settled counters advance only
-// by whole settled intervals: every scraped value is the exact sum of a
-// prefix of the independent analysis' intervals, no scrape shows a
-// decrease, and the last value is the analysis' total. Several intervals
-// settle between two scrapes (5 s intervals at 10× real time), which the
-// latest-interval gauges cannot show.
+// Prometheus scrapes the settled counters from their birth: for each
+// category and each executor's spill, the first scraped sample is 0, the
+// counter never decreases, every sample is the exact sum of a prefix of
+// the independent analysis' intervals, and its increase over the
+// application's life (last sample minus first) is the analysis' total to
+// 1e-9. The pacing makes a scrape see 0 first: Prometheus scrapes every
+// 250 ms, and an interval is 20 s of the log's time at 10× real time, so
+// the first interval settles at least 2 s after the application appears.
 func TestSettledCountersExactUnderPrometheus(t *testing.T) {
+	const scrapeEvery, speed = 250 * time.Millisecond, 10
 	dir := t.TempDir()
 	cfg := testConfig(dir)
-	cfg.Interval = 5 * time.Second
+	cfg.Interval = 20 * time.Second
+	if width := time.Duration(float64(cfg.Interval) / speed); width < 8*scrapeEvery {
+		t.Fatalf("an interval lasts %v of real time, want well above the %v scrape interval", width, scrapeEvery)
+	}
 	base, w := startExporter(t, cfg)
-	prom := promtest.StartScraping(t, strings.TrimPrefix(base, "http://"))
+	prom := promtest.Start(t, fmt.Sprintf(`global:
+  scrape_interval: %[1]v
+  scrape_timeout: %[1]v
+scrape_configs:
+  - job_name: sparkglance
+    static_configs:
+      - targets: ['%[2]s']
+`, scrapeEvery, strings.TrimPrefix(base, "http://")), nil)
 	waitReady(t, w)
 	waitFor(t, 30*time.Second, "Prometheus scrapes the exporter", func() bool {
 		s := promQuery(prom, `up`)
@@ -39,7 +52,7 @@ func TestSettledCountersExactUnderPrometheus(t *testing.T) {
 	sim.Executors, sim.CoresPerExecutor, sim.TasksPerStage = 2, 2, 8 // the skewed and repartition(1) stages keep their 60 s and 45 s stragglers
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	final, err := simulate.Live(ctx, dir, sim, simulate.LiveOptions{Codec: "zstd", Speed: 10})
+	final, err := simulate.Live(ctx, dir, sim, simulate.LiveOptions{Codec: "zstd", Speed: speed})
 	if err != nil {
 		t.Fatalf("simulate.Live: %v", err)
 	}
@@ -56,36 +69,72 @@ func TestSettledCountersExactUnderPrometheus(t *testing.T) {
 	})
 
 	prefixes := prefixSums(r.Intervals)
-	for _, c := range []string{"cpu", "shuffle", "serde", "gc", "core"} {
-		expr := `spark_app_settled_task_seconds_total{` + app + `,category="` + c + `"}[10m]`
-		total := want[c]
-		if c == "core" {
-			expr, total = `spark_app_settled_core_seconds_total{`+app+`}[10m]`, r.Totals.AvailableCoreSecs
+	// Each executor's spill, by medium: its prefix sums over the intervals.
+	spill := map[[2]string][]float64{}
+	for _, iv := range r.Intervals {
+		for _, sp := range iv.Spill {
+			for medium, v := range map[string]float64{"memory": sp.MemoryBytes, "disk": sp.DiskBytes} {
+				k := [2]string{sp.ExecutorID, medium}
+				if spill[k] == nil {
+					spill[k] = []float64{0}
+				}
+				spill[k] = append(spill[k], spill[k][len(spill[k])-1]+v)
+			}
 		}
-		values := rangeValues(t, prom, expr)
+	}
+	if len(spill) == 0 {
+		t.Fatal("the simulated application spilled nothing")
+	}
+	type counter struct {
+		name, expr string
+		sums       []float64 // prefix sums; the last is the analysis' total
+		spill      bool
+	}
+	var counters []counter
+	for _, c := range []string{"cpu", "shuffle", "serde", "gc"} {
+		counters = append(counters, counter{c, `spark_app_settled_task_seconds_total{` + app + `,category="` + c + `"}[10m]`, prefixes[c], false})
+		if total := prefixes[c][len(prefixes[c])-1]; !near(total, want[c]) {
+			t.Fatalf("%s: the intervals sum to %v, the analysis' total is %v", c, total, want[c])
+		}
+	}
+	counters = append(counters, counter{"core", `spark_app_settled_core_seconds_total{` + app + `}[10m]`, prefixes["core"], false})
+	for k, sums := range spill {
+		counters = append(counters, counter{"spill " + k[0] + " " + k[1],
+			`spark_executor_settled_spill_bytes_total{` + app + `,executor_id="` + k[0] + `",medium="` + k[1] + `"}[10m]`, sums, true})
+	}
+	for _, c := range counters {
+		values := rangeValues(t, prom, c.expr)
+		total := c.sums[len(c.sums)-1]
 		if len(values) < 3 {
-			t.Fatalf("%s: %d samples, want the run's scrapes", expr, len(values))
+			t.Fatalf("%s: %d samples, want the run's scrapes", c.expr, len(values))
 		}
 		distinct := 1
 		for i, v := range values {
 			if i > 0 && v < values[i-1] {
-				t.Errorf("%s: scrape %d shows %v after %v", c, i, v, values[i-1])
+				t.Errorf("%s: scrape %d shows %v after %v", c.name, i, v, values[i-1])
 			}
 			if i > 0 && v != values[i-1] {
 				distinct++
 			}
-			if !isPrefixSum(v, prefixes[c]) {
-				t.Errorf("%s: scraped %v is not the sum of the first settled intervals %v", c, v, prefixes[c])
+			if !isPrefixSum(v, c.sums) {
+				t.Errorf("%s: scraped %v is not the sum of the first settled intervals %v", c.name, v, c.sums)
 			}
 		}
-		if last := values[len(values)-1]; !near(last, total) {
-			t.Errorf("%s: last value %v, analysis total %v", c, last, total)
+		first, last := values[0], values[len(values)-1]
+		if first != 0 {
+			t.Errorf("%s: the first scraped sample is %v, want 0: increase() misses it", c.name, first)
 		}
-		if distinct < 3 {
-			t.Errorf("%s: only %d distinct values over %d scrapes; the counter did not advance while the application ran", c, distinct, len(values))
+		if !near(last-first, total) {
+			t.Errorf("%s: increase over the application's life %v (last %v − first %v), analysis total %v", c.name, last-first, last, first, total)
+		}
+		// The application's counters take at least three values (0, some,
+		// all); an executor's spill may settle in one or two intervals, or
+		// in several at once when a straggler ends.
+		if !c.spill && distinct < 3 {
+			t.Errorf("%s: only %d distinct values over %d scrapes; the counter did not advance while the application ran", c.name, distinct, len(values))
 		}
 		t.Logf("%s: %d scrapes, %d distinct values, first %v, last %v (total %v over %d intervals)",
-			c, len(values), distinct, values[0], values[len(values)-1], total, len(r.Intervals))
+			c.name, len(values), distinct, first, last, total, len(r.Intervals))
 	}
 }
 
