@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/analysis/sqlops"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
@@ -190,7 +191,26 @@ func (a *trackedApp) publish(finished bool) {
 	v := buildView(&r, a.user, a.execs, !finished, a.w.cfg.SettleTimeout, a.lastBuild)
 	v.sql = sqlops.Summarize(r.SQL, a.w.cfg.SQLMaxOperators)
 	a.settled.add(&r)
-	v.settled = a.settled.clone()
+	// A running application's settled counters are born at 0 when it is
+	// followed from before its first interval ended (else Prometheus may
+	// have seen them from an earlier run of the exporter), and so is the
+	// spill of an executor first listed now; what this view holds back,
+	// the next one, published as soon as the throttle allows, shows.
+	holdApp := a.prev == nil && !finished && len(r.Intervals) > 0 && a.admittedAt.UnixMilli() < r.Intervals[0].End
+	var listed map[string]bool
+	if a.prev != nil {
+		listed = make(map[string]bool, len(a.prev.executors))
+		for _, e := range a.prev.executors {
+			listed[e.id] = true
+		}
+	}
+	var held bool
+	v.settled, held = a.settled.exported(holdApp, func(id string) bool {
+		return !finished && listed != nil && !listed[exporter.LabelValue(id)]
+	})
+	if held {
+		a.dirty = true
+	}
 	if p := a.prev; p != nil {
 		v.coreSeconds = max(v.coreSeconds, p.coreSeconds)
 		for i := range v.tasks {

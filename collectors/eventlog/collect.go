@@ -35,11 +35,11 @@ func (w *Watcher) selfMetrics(tracked []*trackedApp) []prometheus.Metric {
 	for reason, n := range w.skippedCounts() {
 		out = append(out, prometheus.MustNewConstMetric(selfSkipped.Desc(), counter, n, reason))
 	}
-	errs := make(map[string]float64, len(errorReasons)+len(w.stats.errors))
+	errs := make(map[string]float64, len(errorReasons))
 	for _, reason := range errorReasons {
 		errs[reason] = 0
 	}
-	w.stats.mu.Lock()
+	w.stats.mu.Lock() // the map is read only under the lock: followers count errors meanwhile
 	for k, v := range w.stats.errors {
 		errs[k] = v
 	}

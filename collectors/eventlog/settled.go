@@ -50,3 +50,23 @@ func (s *settledTotals) clone() settledTotals {
 	c.spill = maps.Clone(s.spill)
 	return c
 }
+
+// exported is the copy a view exports. Prometheus' increase() counts a
+// counter from its first scraped value, so a series that appears above 0
+// loses that value: holdApp exports the application's counters at 0, and
+// an executor newExec names exports its spill at 0. The caller publishes
+// another view soon, which shows what was held back; held says whether
+// anything was.
+func (s *settledTotals) exported(holdApp bool, newExec func(id string) bool) (c settledTotals, held bool) {
+	c = s.clone()
+	if holdApp && (c.core != 0 || c.task != [4]float64{}) {
+		c.task, c.core, held = [4]float64{}, 0, true
+	}
+	for id, v := range c.spill {
+		if v != [2]float64{} && (holdApp || newExec(id)) {
+			delete(c.spill, id)
+			held = true
+		}
+	}
+	return c, held
+}

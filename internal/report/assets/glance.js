@@ -36,7 +36,11 @@
   const since = (doc, sec) => "+" + dur(sec * 1000 - doc.start) + " · " + clock(sec * 1000).slice(11);
 
   // ---- the model: chart data derived from the document, nothing recomputed ----
-  function buildModel(doc) {
+  // prev, the model of the last poll's document, lends its spill buffers:
+  // settled intervals never change again (the analysis' contract), so the
+  // spill cells of the leading intervals that were settled then and are
+  // the same intervals now are kept, and only the rest is written again.
+  function buildModel(doc, prev) {
     const ivs = doc.intervals || [];
     const n = ivs.length;
     // x holds each interval's start and, last, the end of the last one, in
@@ -66,28 +70,59 @@
     const effLine = last(raw.efficiency.slice());
     const coreLine = last(raw.cores.slice());
 
-    // Spill: one row per executor that exists or spilled, in Spark's id order.
+    // Leading intervals the previous model holds already, settled.
+    let keep = 0;
+    if (prev && prev.ivs) {
+      const pv = prev.ivs, lim = Math.min(n, pv.length);
+      while (keep < lim && pv[keep].settled && pv[keep].start === ivs[keep].start && pv[keep].end === ivs[keep].end) keep++;
+    }
+    // Spill: one row per executor that exists or spilled, in Spark's id
+    // order. spillFirst: the first interval each executor spilled in.
+    const spillFirst = new Map();
+    if (keep) for (const [id, i] of prev.spillFirst) if (i < keep) spillFirst.set(id, i);
+    for (let i = keep; i < n; i++) {
+      const ss = ivs[i].spill;
+      if (ss) for (let j = 0; j < ss.length; j++) if (!spillFirst.has(ss[j].executorId)) spillFirst.set(ss[j].executorId, i);
+    }
     const ids = new Set((doc.executors || []).filter(e => e.id !== "driver").map(e => e.id));
-    ivs.forEach(iv => (iv.spill || []).forEach(s => ids.add(s.executorId)));
+    for (const id of spillFirst.keys()) ids.add(id);
     const executors = [...ids].sort((a, b) => (+a - +b) || (a < b ? -1 : a > b ? 1 : 0));
+    const rows = executors.length;
+    // One buffer per kind, rows of cap cells (room to grow), a view per
+    // executor: hundreds of executors × thousands of intervals without
+    // hundreds of allocations, and without one per poll.
+    let buf = prev && prev.spillBuf;
+    if (!keep || !buf || buf.rows !== rows || buf.cap < n || executors.join("\u0000") !== prev.executors.join("\u0000")) {
+      const cap = n + (n >> 2) + 16;
+      buf = { rows, cap, mem: new Float64Array(rows * cap), disk: new Float64Array(rows * cap), memMax: new Float64Array(cap), diskMax: new Float64Array(cap) };
+      keep = 0;
+    } else {
+      const dirtyTo = Math.max(n, prev.n);
+      for (let r = 0; r < rows; r++) { buf.mem.fill(0, r * buf.cap + keep, r * buf.cap + dirtyTo); buf.disk.fill(0, r * buf.cap + keep, r * buf.cap + dirtyTo); }
+      buf.memMax.fill(0, keep, dirtyTo); buf.diskMax.fill(0, keep, dirtyTo);
+    }
     const row = new Map(executors.map((id, r) => [id, r]));
-    // One buffer per kind, a view per executor: hundreds of executors ×
-    // thousands of intervals without hundreds of allocations.
-    const rows = executors.length, memBuf = new Float64Array(rows * n), diskBuf = new Float64Array(rows * n);
+    const { cap, mem: memBuf, disk: diskBuf } = buf;
     const spill = {
-      memoryBytes: executors.map((_, r) => memBuf.subarray(r * n, (r + 1) * n)),
-      diskBytes: executors.map((_, r) => diskBuf.subarray(r * n, (r + 1) * n)),
+      memoryBytes: executors.map((_, r) => memBuf.subarray(r * cap, r * cap + n)),
+      diskBytes: executors.map((_, r) => diskBuf.subarray(r * cap, r * cap + n)),
     };
-    let memMax = 0, diskMax = 0;
-    for (let i = 0; i < n; i++) {
+    for (let i = keep; i < n; i++) {
       const ss = ivs[i].spill;
       if (!ss) continue;
+      let mm = 0, dm = 0;
       for (let j = 0; j < ss.length; j++) {
-        const s = ss[j], at = row.get(s.executorId) * n + i;
+        const s = ss[j], at = row.get(s.executorId) * cap + i;
         memBuf[at] = s.memoryBytes; diskBuf[at] = s.diskBytes;
-        if (s.memoryBytes > memMax) memMax = s.memoryBytes;
-        if (s.diskBytes > diskMax) diskMax = s.diskBytes;
+        if (s.memoryBytes > mm) mm = s.memoryBytes;
+        if (s.diskBytes > dm) dm = s.diskBytes;
       }
+      buf.memMax[i] = mm; buf.diskMax[i] = dm;
+    }
+    let memMax = 0, diskMax = 0;
+    for (let i = 0; i < n; i++) {
+      if (buf.memMax[i] > memMax) memMax = buf.memMax[i];
+      if (buf.diskMax[i] > diskMax) diskMax = buf.diskMax[i];
     }
     const spillMax = { memoryBytes: memMax, diskBytes: diskMax };
 
@@ -119,7 +154,8 @@
       if (from < to) { delta[from]++; delta[to]--; }
     }
     for (let i = 0, c = 0; i < n; i++) { c += delta[i]; execCount[i] = c; }
-    return { n, x, raw, stack, effLine, coreLine, executors, execCount, spill, spillMax, bars, lanes: Math.max(1, laneEnds.length) };
+    return { n, x, raw, stack, effLine, coreLine, executors, execCount, spill, spillMax, bars, lanes: Math.max(1, laneEnds.length),
+      ivs, spillFirst, spillBuf: buf, reused: keep };
   }
 
   // ---- shared behaviour of the three charts ----
@@ -517,29 +553,72 @@
   }
 
   // A sortable table: cols are [header, value(row), render(row)?, class?].
-  function table(el, title, rows, cols, note) {
+  // A live page redraws it on every poll, so it touches only what changed:
+  // the heading and column headers only when their text changes, a row's
+  // cells only when its data (sig(row), its JSON by default) changed, and
+  // the body only where its rows' HTML differs from what it shows.
+  function table(el, title, rows, cols, note, sig = r => JSON.stringify(r)) {
     const id = el.id;
-    const prev = state.sort[id];
-    el.innerHTML = `<h2>${title}</h2>${note ? `<p class="muted">${note}</p>` : ""}<div class="tablewrap"><table class="grid"><thead><tr>` +
+    const head = `<h2>${title}</h2>${note ? `<p class="muted">${note}</p>` : ""}<div class="tablewrap"><table class="grid"><thead><tr>` +
       cols.map((c, k) => `<th data-k="${k}" class="${c[3] || ""}">${esc(c[0])}</th>`).join("") + `</tr></thead><tbody></tbody></table></div>`;
-    const tbody = el.querySelector("tbody");
-    const draw = (k, dir) => {
-      const sorted = k == null ? rows : rows.slice().sort((a, b) => {
-        const x = cols[k][1](a), y = cols[k][1](b);
-        return (x < y ? -1 : x > y ? 1 : 0) * dir;
-      });
-      tbody.innerHTML = sorted.map(r => `<tr data-key="${esc(r.__key ?? "")}">` + cols.map(c =>
-        `<td class="${c[3] || ""}">${c[2] ? c[2](r) : esc(c[1](r))}</td>`).join("") + `</tr>`).join("");
-      el.querySelectorAll("th").forEach(th => { delete th.dataset.dir; });
+    let t = el._table;
+    if (!t || t.head !== head || !el.contains(t.tbody)) {
+      el.innerHTML = head;
+      t = el._table = { head, tbody: el.querySelector("tbody"), shown: [], cache: new Map() };
+      el.querySelectorAll("th").forEach(th => th.addEventListener("click", () => {
+        const k = +th.dataset.k, cur = state.sort[id], rs = t.rows;
+        t.draw(k, cur && cur.k === k ? -cur.dir : (typeof t.cols[k][1](rs[0] || {}) === "number" ? -1 : 1));
+        if (id === "stages") markStageRow();
+      }));
+    }
+    // The latest rows and columns, for the header clicks bound once above.
+    t.rows = rows;
+    t.cols = cols;
+    // Each row's HTML, kept while its signature stays the same.
+    const cache = new Map();
+    const html = r => {
+      const key = r.__key ?? "", s = sig(r), hit = t.cache.get(key);
+      if (hit && hit.sig === s) { cache.set(key, hit); return hit.html; }
+      const h = `<tr data-key="${esc(key)}">` + cols.map(c => `<td class="${c[3] || ""}">${c[2] ? c[2](r) : esc(c[1](r))}</td>`).join("") + `</tr>`;
+      cache.set(key, { sig: s, html: h });
+      return h;
+    };
+    const rowHTML = rows.map(html);
+    t.cache = cache;
+    t.draw = (k, dir) => {
+      let order = rowHTML.map((_, i) => i);
+      if (k != null) {
+        const vals = rows.map(r => cols[k][1](r));
+        order = order.sort((a, b) => (vals[a] < vals[b] ? -1 : vals[a] > vals[b] ? 1 : 0) * dir || a - b);
+      }
+      patchBody(t, order.map(i => rowHTML[i]));
+      el.querySelectorAll("th[data-dir]").forEach(th => { delete th.dataset.dir; });
       if (k != null) el.querySelector(`th[data-k="${k}"]`).dataset.dir = dir > 0 ? "asc" : "desc";
       state.sort[id] = k == null ? null : { k, dir };
     };
-    el.querySelectorAll("th").forEach(th => th.addEventListener("click", () => {
-      const k = +th.dataset.k, cur = state.sort[id];
-      draw(k, cur && cur.k === k ? -cur.dir : (typeof cols[k][1](rows[0] || {}) === "number" ? -1 : 1));
-      if (id === "stages") markStageRow();
-    }));
-    draw(prev ? prev.k : null, prev ? prev.dir : 1);
+    const prev = state.sort[id];
+    t.draw(prev ? prev.k : null, prev ? prev.dir : 1);
+  }
+  // patchBody makes t.tbody show rows (HTML strings): nothing when they are
+  // the rows it shows, only the rows that differ when there are as many,
+  // else the whole body in one parse.
+  function patchBody(t, rows) {
+    const shown = t.shown;
+    t.shown = rows;
+    if (rows.length !== shown.length || t.tbody.rows.length !== shown.length) {
+      t.tbody.innerHTML = rows.join("");
+      return;
+    }
+    const changed = [];
+    for (let i = 0; i < rows.length; i++) if (rows[i] !== shown[i]) changed.push(i);
+    if (!changed.length) return;
+    if (changed.length > rows.length / 2) { t.tbody.innerHTML = rows.join(""); return; }
+    // Parse the changed rows together, then swap each in: one parse, and
+    // DOM writes only, no reads in between.
+    const tpl = document.createElement("template");
+    tpl.innerHTML = `<table><tbody>${changed.map(i => rows[i]).join("")}</tbody></table>`;
+    const fresh = [...tpl.content.querySelector("tbody").rows], old = [...t.tbody.rows];
+    for (let j = changed.length - 1; j >= 0; j--) old[changed[j]].replaceWith(fresh[j]);
   }
 
   function renderTables(doc) {
@@ -562,8 +641,10 @@
       ["Shuffle write", s => s.shuffleWriteBytes, s => bytes(s.shuffleWriteBytes)],
       ["Spill (memory)", s => s.memoryBytesSpilled, s => bytes(s.memoryBytesSpilled)],
       ["Spill (disk)", s => s.diskBytesSpilled, s => bytes(s.diskBytesSpilled)],
-    ], "Times as the History Server shows them; click a column to sort.");
-    const execs = doc.executors || [];
+    ], "Times as the History Server shows them; click a column to sort.",
+    // A running stage's duration is counted to the document's end.
+    s => JSON.stringify(s) + (s.completionTime > 0 ? "" : doc.end) + "@" + doc.start);
+    const execs = (doc.executors || []).map(e => Object.assign({ __key: e.id }, e));
     table(document.getElementById("executors"), `Executors (${execs.filter(e => e.id !== "driver").length} + driver)`, execs, [
       ["Executor", e => (isNaN(+e.id) ? -1 : +e.id), e => esc(e.id), "text"], ["Address", e => e.hostPort || "", null, "text"],
       ["Status", e => (e.isActive ? "active" : "dead"), e => (e.isActive ? `<span class="badge running">active</span>` : `<span class="badge">dead</span>`), "text"],
@@ -575,7 +656,7 @@
       ["Shuffle write", e => e.totalShuffleWrite, e => bytes(e.totalShuffleWrite)],
       ["Storage memory", e => e.maxMemory, e => bytes(e.maxMemory)],
       ["Added", e => e.addTime || 0, e => (e.addTime ? esc(since(doc, e.addTime / 1000).split(" · ")[0]) : "–")],
-    ]);
+    ], "", e => JSON.stringify(e) + "@" + doc.start);
     renderSQL(doc);
     renderProblems(doc);
     markStageRow();
@@ -592,7 +673,7 @@
   function renderSQL(doc) {
     const el = document.getElementById("sql"), ops = [];
     for (const ex of doc.sql || []) for (const op of ex.operators || []) {
-      if (op.exclusiveSeconds > 0) ops.push(Object.assign({ exec: ex }, op));
+      if (op.exclusiveSeconds > 0) ops.push(Object.assign({ __key: ex.executionId + "/" + op.id, exec: ex }, op));
     }
     if (!(doc.sql || []).length) { el.innerHTML = ""; return; }
     ops.sort((a, b) => b.exclusiveSeconds - a.exclusiveSeconds);
@@ -603,7 +684,9 @@
       ["Own time", o => o.exclusiveSeconds, o => dur(o.exclusiveSeconds * 1000)],
       ["Rows out", o => (o.metrics || {})["number of output rows"] || 0, o => num((o.metrics || {})["number of output rows"])],
       ["Spill", o => (o.metrics || {})["spill size"] || 0, o => bytes((o.metrics || {})["spill size"])],
-    ], ops.length ? "" : "No operator reported a time.");
+    ], ops.length ? "" : "No operator reported a time.",
+    // The operator's own fields and its query's description, not the whole plan.
+    o => JSON.stringify(Object.assign({}, o, { exec: o.exec.description })));
   }
   function renderProblems(doc) {
     const ps = doc.problems || [], more = doc.problemsOmitted || 0;
@@ -649,7 +732,7 @@
     let t = performance.now();
     const lap = k => { const now = performance.now(); steps[k] = now - t; t = now; };
     state.doc = doc;
-    state.model = buildModel(doc);
+    state.model = buildModel(doc, state.model);
     lap("model");
     renderHeader(doc, state.model);
     renderFindings(doc);
