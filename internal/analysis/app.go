@@ -204,9 +204,18 @@ func (a *App) AddAt(pos sparklog.Position, ev sparklog.Event) {
 		a.taskStart(e)
 	case *sparklog.TaskEnd:
 		e = a.checkedTaskEnd(e)
-		placeable := a.plausible(e.Task.LaunchTime) && a.plausible(e.Task.FinishTime)
+		// A finish time far past everything seen so far is still plausible
+		// when the task's own launch was and the span is one a task can
+		// have: streaming receivers run for the application's whole life.
+		launchOK := a.plausible(e.Task.LaunchTime)
+		longTask := launchOK && e.Task.FinishTime >= e.Task.LaunchTime && e.Task.FinishTime-e.Task.LaunchTime <= maxTaskSpanMs
+		placeable := launchOK && (a.plausible(e.Task.FinishTime) || longTask)
 		a.seen(e.Task.LaunchTime)
-		a.seen(e.Task.FinishTime)
+		if placeable && e.Task.FinishTime > 0 {
+			a.lastTime = max(a.lastTime, e.Task.FinishTime)
+		} else {
+			a.seen(e.Task.FinishTime)
+		}
 		a.taskEnd(e, placeable)
 		a.sql.Add(e)
 	case *sparklog.StageExecutorMetrics:

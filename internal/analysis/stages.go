@@ -81,7 +81,10 @@ type execStage struct {
 
 const execStageExactDurations = 1024
 
-const maxTaskSpanMs = 31 * 24 * 3600 * 1000
+// maxTaskSpanMs is the longest a task may run before its times are taken
+// for a broken clock: a year, since a streaming receiver's task lasts as
+// long as its application.
+const maxTaskSpanMs = 366 * 24 * 3600 * 1000
 
 // getOrCreateStage follows Spark: a stage no longer live (completed and
 // flushed) that is referenced again starts afresh.

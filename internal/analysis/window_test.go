@@ -25,6 +25,19 @@ func TestTimelineWindowSlideIsLinear(t *testing.T) {
 			Task: sparklog.TaskInfo{TaskID: 1, ExecutorID: "1", LaunchTime: t0, FinishTime: t0 + maxIntervals + extra}})
 		checkLinearMoves(t, a, maxIntervals+extra)
 	})
+	t.Run("a 90-day task at 10 s intervals", func(t *testing.T) {
+		const day = 24 * 3600 * 1000
+		a := New(DefaultConfig())
+		a.Add(&sparklog.ApplicationStart{AppID: "app", Timestamp: t0})
+		a.Add(&sparklog.ExecutorAdded{Timestamp: t0, ExecutorID: "1", TotalCores: 1})
+		a.Add(&sparklog.TaskStart{Task: sparklog.TaskInfo{TaskID: 1, ExecutorID: "1", LaunchTime: t0}})
+		a.Add(&sparklog.TaskEnd{Reason: success, Metrics: &sparklog.TaskMetrics{ExecutorCPUTime: 90 * day * 1e6, HasExecutorCPUTime: true},
+			Task: sparklog.TaskInfo{TaskID: 1, ExecutorID: "1", LaunchTime: t0, FinishTime: t0 + 90*day}})
+		if a.unplaced != 0 {
+			t.Fatalf("the 90-day task was taken for a broken clock (%d unplaced)", a.unplaced)
+		}
+		checkLinearMoves(t, a, 90*day/10_000)
+	})
 	t.Run("many short tasks", func(t *testing.T) {
 		cfg := DefaultConfig()
 		cfg.Interval = time.Millisecond
