@@ -112,9 +112,10 @@ scrape_configs:
 
 	queries := demoQueries(t)
 	hadData := map[string]bool{}
-	// The demo's story (collectors/eventlog/simulate): stage 3 is the
-	// skewed join, stage 5 the repartition(1) write.
-	want := []string{"SparkStageSingleCore/5", "SparkExecutorSpillSkew/3"}
+	// The demo's story (internal/simulate): stage 3 is the skewed join,
+	// stages 5 and 6 the job whose shuffle fetch fails and is retried,
+	// stage 7 the repartition(1) write.
+	want := []string{"SparkStageSingleCore/7", "SparkExecutorSpillSkew/3"}
 	deadline := time.Now().Add(e2eDeadline)
 	for time.Now().Before(deadline) {
 		appID := currentApp(prom)
