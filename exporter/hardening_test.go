@@ -1,7 +1,6 @@
 package exporter_test
 
 import (
-	"context"
 	"errors"
 	"io"
 	"net"
@@ -14,33 +13,12 @@ import (
 	"github.com/sparkglance/sparkglance/internal/testkit"
 )
 
-// startWith runs an exporter on 127.0.0.1 with cfg adjusted by adjust.
+// startWith runs an exporter with only a fast collector (a scrape must end
+// well within WriteTimeout) and cfg adjusted by adjust; it returns host:port.
 func startWith(t *testing.T, adjust func(*exporter.Config), args ...string) string {
 	t.Helper()
-	// Only a fast collector: a scrape must end well within WriteTimeout.
 	cat := exportertest.Catalog(map[string]exporter.Collector{"answer": answerCollector{}})
-	cfg := exportertest.ParseConfig(t, cat, append([]string{"--web.listen-address=127.0.0.1:0"}, args...)...)
-	adjust(cfg)
-	e, err := exporter.New(*cfg, cat, exportertest.Logger(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	addrs, err := e.Listen()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- e.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			t.Error("exporter did not stop within 10 s")
-		}
-	})
-	return addrs[0].String()
+	return strings.TrimPrefix(exportertest.StartWith(t, cat, adjust, args...).URL, "http://")
 }
 
 // closedWithin reports whether the server closed conn within d (a read

@@ -59,7 +59,18 @@ func ParseConfig(t testing.TB, cat *exporter.Catalog, args ...string) *exporter.
 // stop cleanly. Logs go to t.Log under -v, nowhere otherwise.
 func Start(t testing.TB, cat *exporter.Catalog, args ...string) *Server {
 	t.Helper()
+	return StartWith(t, cat, nil, args...)
+}
+
+// StartWith is Start with the parsed configuration changed by adjust (if
+// not nil) before the exporter is built: for settings no flag reaches, such
+// as test-short HTTP timeouts.
+func StartWith(t testing.TB, cat *exporter.Catalog, adjust func(*exporter.Config), args ...string) *Server {
+	t.Helper()
 	cfg := ParseConfig(t, cat, append([]string{"--web.listen-address=127.0.0.1:0"}, args...)...)
+	if adjust != nil {
+		adjust(cfg)
+	}
 	e, err := exporter.New(*cfg, cat, Logger(t))
 	if err != nil {
 		t.Fatal(err)
