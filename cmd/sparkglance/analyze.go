@@ -93,9 +93,7 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string) (docs []ap
 		fmt.Fprintf(c.errOut, "sparkglance %s: %v\n", command, err)
 	}
 	for _, p := range paths {
-		// The user named these paths: links in them are followed wherever
-		// they lead (never to a pipe or device, which Discover refuses).
-		found, err := sparklog.DiscoverWith(p, sparklog.DiscoverOptions{FollowExternalLinks: true})
+		found, err := sparklog.DiscoverGiven(p)
 		if err == nil && len(found) == 0 {
 			err = fmt.Errorf("%s: %s", p, noLogReason(p))
 		}

@@ -94,13 +94,7 @@ func Write(w io.Writer, paths []string, opt Options) (Summary, error) {
 	var sum Summary
 	latest := map[string]*app{} // by application id: the attempt that started last
 	for _, p := range paths {
-		local, err := sparklog.LocalPath(p)
-		if err != nil {
-			return sum, fmt.Errorf("backfill: %w", err)
-		}
-		// The user named these paths: links in them are followed wherever
-		// they lead (never to a pipe or device, which discovery refuses).
-		logs, err := sparklog.DiscoverWith(local, sparklog.DiscoverOptions{FollowExternalLinks: true})
+		logs, err := sparklog.DiscoverGiven(p)
 		if err != nil {
 			return sum, fmt.Errorf("backfill: %s: %w", p, err)
 		}
