@@ -2,11 +2,11 @@ package eventlog
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/sparkglance/sparkglance/exporter"
 	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
@@ -41,7 +41,7 @@ func (s *sample) Write(out *dto.Metric) error {
 // here, so invalid UTF-8 from a log (an application name, a user) becomes
 // U+FFFD once, for every exposition path, instead of breaking the scrape.
 func labelPair(name, value string) *dto.LabelPair {
-	value = strings.ToValidUTF8(value, "\uFFFD")
+	value = exporter.LabelValue(value)
 	return &dto.LabelPair{Name: &name, Value: &value}
 }
 
