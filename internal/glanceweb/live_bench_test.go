@@ -75,21 +75,7 @@ func BenchmarkLiveUpdate200Executors2000Intervals(b *testing.B) {
 		{Report: &short, Doc: &appdoc.Doc{Report: short, Events: map[string]int64{}, Problems: []sparklog.Problem{}}, Running: true},
 	}
 	var polls atomic.Int64
-	mux := http.NewServeMux()
-	for _, rt := range glanceweb.Routes(func() []glanceweb.App { return []glanceweb.App{docs[polls.Add(1)%2]} }) {
-		mux.Handle(rt.Pattern, rt.Handler)
-	}
-	srv := httptest.NewServer(mux) // 127.0.0.1
-	defer srv.Close()
-
-	br := reporttest.New(b, 1400, 1000, 10*time.Minute)
-	br.Open(b, srv.URL+"/apps/"+r.AppID)
-	// Let the page's own first poll pass, then stop it from polling, so
-	// that only the updates timed here run.
-	if err := chromedp.Run(br.Ctx, chromedp.Evaluate(`window.glance.pollMs = 1e9`, nil),
-		chromedp.Poll(`(window.glance.updates || 0) >= 1`, nil, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
-		b.Fatalf("the live page did not update itself: %v (errors %v)", err, br.Errors())
-	}
+	br := openLivePage(b, func() []glanceweb.App { return []glanceweb.App{docs[polls.Add(1)%2]} }, r.AppID, 10*time.Minute)
 	var sumRender, maxRender, sumFetch float64
 	for b.Loop() {
 		var ms [2]float64
@@ -120,4 +106,25 @@ func BenchmarkLiveUpdate200Executors2000Intervals(b *testing.B) {
 	b.ReportMetric(sumRender/n, "render-ms")
 	b.ReportMetric(maxRender, "max-render-ms")
 	b.ReportMetric(sumFetch/n, "fetch-ms")
+}
+
+// openLivePage serves the live pages of the applications src returns on
+// loopback, opens src's application appID in Chromium, lets the page's own
+// first poll pass and then stops it polling, so that only the updates a
+// test or benchmark triggers run.
+func openLivePage(tb testing.TB, src glanceweb.Source, appID string, timeout time.Duration) *reporttest.Browser {
+	tb.Helper()
+	mux := http.NewServeMux()
+	for _, rt := range glanceweb.Routes(src) {
+		mux.Handle(rt.Pattern, rt.Handler)
+	}
+	srv := httptest.NewServer(mux) // 127.0.0.1
+	tb.Cleanup(srv.Close)
+	br := reporttest.New(tb, 1400, 1000, timeout)
+	br.Open(tb, srv.URL+"/apps/"+appID)
+	if err := chromedp.Run(br.Ctx, chromedp.Evaluate(`window.glance.pollMs = 1e9`, nil),
+		chromedp.Poll(`(window.glance.updates || 0) >= 1`, nil, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+		tb.Fatalf("the live page did not update itself: %v (errors %v)", err, br.Errors())
+	}
+	return br
 }

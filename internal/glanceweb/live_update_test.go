@@ -1,8 +1,6 @@
 package glanceweb_test
 
 import (
-	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strconv"
 	"sync/atomic"
@@ -15,7 +13,6 @@ import (
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/appdoc"
 	"github.com/sparkglance/sparkglance/internal/glanceweb"
-	"github.com/sparkglance/sparkglance/internal/report/reporttest"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
 )
 
@@ -75,19 +72,7 @@ func TestLiveUpdateRedrawsOnlyWhatChanged(t *testing.T) {
 	var current atomic.Pointer[glanceweb.App]
 	serve := func(rep *analysis.Report) { a := app(rep); current.Store(&a) }
 	serve(&before)
-	mux := http.NewServeMux()
-	for _, rt := range glanceweb.Routes(func() []glanceweb.App { return []glanceweb.App{*current.Load()} }) {
-		mux.Handle(rt.Pattern, rt.Handler)
-	}
-	srv := httptest.NewServer(mux) // 127.0.0.1
-	defer srv.Close()
-
-	br := reporttest.New(t, 1400, 1000, 2*time.Minute)
-	br.Open(t, srv.URL+"/apps/"+r.AppID)
-	if err := chromedp.Run(br.Ctx, chromedp.Evaluate(`window.glance.pollMs = 1e9`, nil),
-		chromedp.Poll(`(window.glance.updates || 0) >= 1`, nil, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
-		t.Fatalf("the live page did not update itself: %v (errors %v)", err, br.Errors())
-	}
+	br := openLivePage(t, func() []glanceweb.App { return []glanceweb.App{*current.Load()} }, r.AppID, 2*time.Minute)
 	update := func() {
 		t.Helper()
 		if err := chromedp.Run(br.Ctx, chromedp.Evaluate(`window.glance.update().then(() => window.glance.updates)`, nil,
