@@ -1,7 +1,6 @@
 package sparklog
 
 import (
-	"archive/zip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -171,24 +170,7 @@ func TestDiscoverZip(t *testing.T) {
 		"eventlog_v2_local-1623876083964/appstatus_local-1623876083964":     nil,
 	}
 	path := filepath.Join(t.TempDir(), "eventLogs-app.zip")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zw := zip.NewWriter(f)
-	for name, data := range members {
-		w, err := zw.Create(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := w.Write(data); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	writeZip(t, path, members)
 
 	logs, err := Discover(path)
 	if err != nil {
