@@ -14,23 +14,16 @@ import (
 // liveDocs holds the latest published document of one followed log. Only
 // the log's goroutine writes; readers load the immutable pointer.
 type liveDocs struct {
-	latest          atomic.Pointer[appdoc.Doc]
-	problems        []sparklog.Problem
-	problemsOmitted int64
+	latest atomic.Pointer[appdoc.Doc]
+	read   appdoc.Doc // only its problems: those met so far, bounded
 }
 
-func (d *liveDocs) keep(p sparklog.Problem) {
-	if len(d.problems) < appdoc.MaxProblems {
-		d.problems = append(d.problems, p)
-	} else {
-		d.problemsOmitted++
-	}
-}
+func (d *liveDocs) keep(p sparklog.Problem) { d.read.Keep(p) }
 
 // publish stores r (a deep copy already) with the follower's counts.
 func (d *liveDocs) publish(r *analysis.Report, f *sparklog.Follower) {
 	doc := &appdoc.Doc{
-		Report: *r, Problems: append([]sparklog.Problem{}, d.problems...), ProblemsOmitted: d.problemsOmitted,
+		Report: *r, Problems: append([]sparklog.Problem{}, d.read.Problems...), ProblemsOmitted: d.read.ProblemsOmitted,
 		Events: map[string]int64{}}
 	if f != nil {
 		st := f.Stats()

@@ -50,13 +50,7 @@ func Read(ctx context.Context, l sparklog.Log, cfg analysis.Config, progress fun
 			app.AddAt(pos, ev)
 			return nil
 		},
-		OnProblem: func(p sparklog.Problem) {
-			if len(doc.Problems) < MaxProblems {
-				doc.Problems = append(doc.Problems, p)
-			} else {
-				doc.ProblemsOmitted++
-			}
-		},
+		OnProblem: doc.Keep,
 	}
 	if err := ctx.Err(); err != nil {
 		return doc, fmt.Errorf("%s: %w", l.Path, err)
@@ -72,4 +66,15 @@ func Read(ctx context.Context, l sparklog.Log, cfg analysis.Config, progress fun
 		doc.Events = map[string]int64{}
 	}
 	return doc, nil
+}
+
+// Keep adds a reading problem to the document: the first MaxProblems are
+// listed, the rest only counted in ProblemsOmitted, so that a log damaged
+// from end to end cannot make the document as big as itself.
+func (d *Doc) Keep(p sparklog.Problem) {
+	if len(d.Problems) < MaxProblems {
+		d.Problems = append(d.Problems, p)
+	} else {
+		d.ProblemsOmitted++
+	}
 }
