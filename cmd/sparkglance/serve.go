@@ -19,24 +19,17 @@ type serveCommand struct {
 	cfg    *exporter.Config
 	wiring *wiring
 	demo   demoOptions
-	// eventLogDirs is --eventlog.dir's value, checked at start-up.
-	eventLogDirs *[]string
 }
 
 func newServeCommand(cmd *kingpin.CmdClause) *serveCommand {
 	w := newWiring()
 	c := &serveCommand{cfg: exporter.AddFlags(cmd, w.catalog), wiring: w}
-	if f := cmd.GetFlag("eventlog.dir"); f != nil {
-		if g, ok := f.Model().Value.(kingpin.Getter); ok {
-			c.eventLogDirs, _ = g.Get().(*[]string)
-		}
-	}
 	c.demo = addDemoFlags(cmd)
 	return c
 }
 
 func (c *serveCommand) run(ctx context.Context) error {
-	if err := localEventLogDirs(c.eventLogDirs); err != nil {
+	if err := localEventLogDirs(c.wiring.eventlog.Dirs); err != nil {
 		return err
 	}
 	logger := promslog.New(&c.cfg.Log)
@@ -76,16 +69,13 @@ func (c *serveCommand) run(ctx context.Context) error {
 // rejects schemes the reader cannot open (hdfs://, s3a://…) at start-up,
 // with the same message as analyze, instead of watching a path that
 // cannot exist.
-func localEventLogDirs(dirs *[]string) error {
-	if dirs == nil {
-		return nil
-	}
-	for i, d := range *dirs {
+func localEventLogDirs(dirs []string) error {
+	for i, d := range dirs {
 		local, err := sparklog.LocalPath(d)
 		if err != nil {
 			return &statusError{status: exitUsage, err: fmt.Errorf("--eventlog.dir: %w", err)}
 		}
-		(*dirs)[i] = local
+		dirs[i] = local
 	}
 	return nil
 }

@@ -9,17 +9,12 @@ import (
 	"github.com/alecthomas/kingpin/v2"
 )
 
-// parseServe parses `serve args…` and restores --eventlog.dir's shared
-// value afterwards, so no other test sees these directories.
+// parseServe parses `serve args…` into a fresh command (each has its own
+// collector configurations).
 func parseServe(t *testing.T, args ...string) *serveCommand {
 	t.Helper()
 	app := kingpin.New("sparkglance", "")
 	cmd := newServeCommand(app.Command("serve", ""))
-	if cmd.eventLogDirs == nil {
-		t.Fatal("serve has no --eventlog.dir flag to check")
-	}
-	saved := slices.Clone(*cmd.eventLogDirs)
-	t.Cleanup(func() { *cmd.eventLogDirs = saved })
 	if _, err := app.Parse(append([]string{"serve"}, args...)); err != nil {
 		t.Fatal(err)
 	}
@@ -43,10 +38,10 @@ func TestServeRejectsUnsupportedEventLogDir(t *testing.T) {
 
 func TestServeTakesFileURLEventLogDir(t *testing.T) {
 	cmd := parseServe(t, "--eventlog.dir=file:///var/log/spark-events", "--eventlog.dir=/srv/logs")
-	if err := localEventLogDirs(cmd.eventLogDirs); err != nil {
+	if err := localEventLogDirs(cmd.wiring.eventlog.Dirs); err != nil {
 		t.Fatal(err)
 	}
-	if got := *cmd.eventLogDirs; !slices.Equal(got[len(got)-2:], []string{"/var/log/spark-events", "/srv/logs"}) {
+	if got := cmd.wiring.eventlog.Dirs; !slices.Equal(got, []string{"/var/log/spark-events", "/srv/logs"}) {
 		t.Errorf("--eventlog.dir became %q", got)
 	}
 }
