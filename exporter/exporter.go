@@ -34,6 +34,8 @@ type Exporter struct {
 	handlerErrors *prometheus.CounterVec
 	// extraRoutes are the collectors' own endpoints (see RouteProvider).
 	extraRoutes []Route
+	// otlpStats counts OTLP pushes; nil when there is no push.
+	otlpStats *otlpStats
 
 	listenMu  sync.Mutex
 	listeners []net.Listener
@@ -66,6 +68,10 @@ func New(cfg Config, cat *Catalog, logger *slog.Logger) (*Exporter, error) {
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
+	if cfg.OTLP.enabled() {
+		e.otlpStats = newOTLPStats()
+		e.self.MustRegister(e.otlpStats)
+	}
 	for _, r := range cat.enabled() {
 		c, err := r.factory(logger.With("collector", r.name))
 		if err != nil {
@@ -148,8 +154,8 @@ func (e *Exporter) Run(ctx context.Context) error {
 	}()
 	e.startRunners(ctx, &background)
 
-	if e.cfg.OTLP.Endpoint != "" {
-		push, err := startOTLP(ctx, e.cfg.OTLP, e.cfg.Version, e.otlpGatherer(), e.logger)
+	if e.otlpStats != nil {
+		push, err := startOTLP(ctx, e.cfg.OTLP, e.cfg.Version, e.otlpGatherer(), e.otlpStats, e.logger)
 		if err != nil {
 			for _, l := range e.listeners {
 				_ = l.Close()
@@ -274,7 +280,7 @@ func (e *Exporter) startRunners(ctx context.Context, wg *sync.WaitGroup) {
 // otlpGatherer gathers for the OTLP push with the same collectors as a
 // scrape, under a deadline of its own since no Prometheus sets one.
 func (e *Exporter) otlpGatherer() prometheus.Gatherer {
-	timeout := min(e.cfg.OTLP.Interval, 10*time.Second)
+	timeout := e.cfg.OTLP.timeout()
 	return prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()

@@ -1,6 +1,7 @@
 package exporter_test
 
 import (
+	"compress/gzip"
 	"context"
 	"io"
 	"net"
@@ -25,8 +26,9 @@ import (
 
 // push is one export request as a receiver saw it.
 type push struct {
-	req   *colmetricspb.ExportMetricsServiceRequest
-	token string // the x-token header or gRPC metadata
+	req      *colmetricspb.ExportMetricsServiceRequest
+	token    string // the x-token header or gRPC metadata
+	encoding string // the HTTP Content-Encoding
 }
 
 // grpcReceiver is a minimal OTLP/gRPC metrics endpoint.
@@ -72,7 +74,16 @@ func startHTTPReceiver(t *testing.T) (addr string, pushes <-chan push) {
 	ch := make(chan push, 16)
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/metrics", func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(r.Body)
+		var body []byte
+		var err error
+		if r.Header.Get("Content-Encoding") == "gzip" {
+			var zr *gzip.Reader
+			if zr, err = gzip.NewReader(r.Body); err == nil {
+				body, err = io.ReadAll(zr)
+			}
+		} else {
+			body, err = io.ReadAll(r.Body)
+		}
 		req := &colmetricspb.ExportMetricsServiceRequest{}
 		if err == nil {
 			err = proto.Unmarshal(body, req)
@@ -82,7 +93,7 @@ func startHTTPReceiver(t *testing.T) (addr string, pushes <-chan push) {
 			return
 		}
 		select {
-		case ch <- push{req: req, token: r.Header.Get("X-Token")}:
+		case ch <- push{req: req, token: r.Header.Get("X-Token"), encoding: r.Header.Get("Content-Encoding")}:
 		default:
 		}
 		resp, _ := proto.Marshal(&colmetricspb.ExportMetricsServiceResponse{})
@@ -103,13 +114,16 @@ func TestOTLPPushOverGRPC(t *testing.T) {
 func TestOTLPPushOverHTTP(t *testing.T) {
 	addr, pushes := startHTTPReceiver(t)
 	// An http:// URL implies plain text and the default /v1/metrics path.
-	testOTLPPush(t, pushes, "--otlp.endpoint=http://"+addr, "--otlp.protocol=http/protobuf")
+	got := testOTLPPush(t, pushes, "--otlp.endpoint=http://"+addr, "--otlp.protocol=http/protobuf")
+	if got.encoding != "gzip" {
+		t.Errorf("Content-Encoding %q, want gzip by default", got.encoding)
+	}
 }
 
 // testOTLPPush starts an exporter pushing every 200 ms and checks the first
 // push: resource attributes, our metrics with their values and types, and
 // the same metric names as a /metrics scrape.
-func testOTLPPush(t *testing.T, pushes <-chan push, args ...string) {
+func testOTLPPush(t *testing.T, pushes <-chan push, args ...string) push {
 	cat := exporter.NewCatalog()
 	cat.Register("answer", true, exportertest.Fixed(answerCollector{}))
 	cat.Register("failing", true, exportertest.Fixed(failingCollector{}))
@@ -156,7 +170,9 @@ func testOTLPPush(t *testing.T, pushes <-chan push, args ...string) {
 	// Go runtime's, the test's) carry none.
 	for name, want := range map[string]string{
 		"sparkglance_scrape_collector_duration_seconds": "s", "sparkglance_scrape_collector_success": "1",
-		"sparkglance_build_info": "1", "sparkglance_test_answer": "",
+		"sparkglance_build_info": "1", "sparkglance_test_answer": "", "sparkglance_otlp_exports_total": "{export}",
+		// Go runtime and process families: the unit of their name's suffix.
+		"process_cpu_seconds_total": "s", "go_memstats_alloc_bytes": "By", "go_goroutines": "",
 	} {
 		if got := metrics[name].GetUnit(); got != want {
 			t.Errorf("pushed %s with unit %q, want %q", name, got, want)
@@ -184,6 +200,7 @@ func testOTLPPush(t *testing.T, pushes <-chan push, args ...string) {
 	if !slices.Equal(scraped, pushed) {
 		t.Errorf("pushed metric names differ from scraped ones:\npushed  %v\nscraped %v", pushed, scraped)
 	}
+	return got
 }
 
 func attributes(kvs []*commonpb.KeyValue) map[string]string {

@@ -3,10 +3,12 @@
 package exportertest
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -67,11 +69,22 @@ func Start(t testing.TB, cat *exporter.Catalog, args ...string) *Server {
 // as test-short HTTP timeouts.
 func StartWith(t testing.TB, cat *exporter.Catalog, adjust func(*exporter.Config), args ...string) *Server {
 	t.Helper()
+	return start(t, cat, adjust, Logger(t), args...)
+}
+
+// StartLogging is Start with the exporter's log written to logs as well.
+func StartLogging(t testing.TB, cat *exporter.Catalog, logs *Logs, args ...string) *Server {
+	t.Helper()
+	return start(t, cat, nil, slog.New(slog.NewTextHandler(io.MultiWriter(logs, logWriterOrDiscard(t)), nil)), args...)
+}
+
+func start(t testing.TB, cat *exporter.Catalog, adjust func(*exporter.Config), logger *slog.Logger, args ...string) *Server {
+	t.Helper()
 	cfg := ParseConfig(t, cat, append([]string{"--web.listen-address=127.0.0.1:0"}, args...)...)
 	if adjust != nil {
 		adjust(cfg)
 	}
-	e, err := exporter.New(*cfg, cat, Logger(t))
+	e, err := exporter.New(*cfg, cat, logger)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,6 +115,32 @@ func (s *Server) Gather() ([]*dto.MetricFamily, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	return s.Exporter.Gatherer(ctx).Gather()
+}
+
+// Logs is a log that tests read while the exporter writes it.
+type Logs struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *Logs) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+// String is everything logged so far.
+func (l *Logs) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+func logWriterOrDiscard(t testing.TB) io.Writer {
+	if testing.Verbose() {
+		return logWriter{t}
+	}
+	return io.Discard
 }
 
 // Logger discards unless the tests run with -v, then writes to t.Log.

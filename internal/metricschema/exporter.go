@@ -12,4 +12,6 @@ var (
 		"sparkglance: whether a collector succeeded within the scrape deadline (1) or failed or timed out (0).")
 	ScrapeCollectorDuration = New("sparkglance_scrape_collector_duration_seconds", Gauge, "s", CollectorLabel,
 		"sparkglance: duration of a collector's Update during this scrape.")
+	OTLPExports = New("sparkglance_otlp_exports_total", Counter, "{export}", []string{"result"},
+		"OTLP pushes since the exporter started, by result: success or failure (only while --otlp.endpoint or OTEL_EXPORTER_OTLP_ENDPOINT is set).")
 )

@@ -2,6 +2,7 @@ package metricschema
 
 import (
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -46,7 +47,7 @@ func Sections() []Section {
 			ThreadSamples, ExecutorBlockedRatio, StacksDumpDuration, StacksErrors,
 		}},
 		{Collector: CollectorExporter, Title: "Exporter", Metrics: []*Metric{
-			BuildInfo, ScrapeCollectorSuccess, ScrapeCollectorDuration,
+			BuildInfo, ScrapeCollectorSuccess, ScrapeCollectorDuration, OTLPExports,
 		}},
 	}
 }
@@ -91,6 +92,30 @@ var byName = sync.OnceValue(func() map[string]*Metric {
 func Lookup(name string) (*Metric, bool) {
 	m, ok := byName()[name]
 	return m, ok
+}
+
+// unitSuffixes are the unit suffixes of Prometheus' naming conventions
+// and the UCUM units they stand for.
+var unitSuffixes = []struct{ suffix, unit string }{
+	{"_seconds", "s"}, {"_bytes", "By"}, {"_joules", "J"}, {"_watts", "W"}, {"_ratio", "1"},
+}
+
+// UnitOf is the UCUM unit of a family: the schema's for the families it
+// defines, else the unit the name's suffix (before _total) stands for, for
+// families named at run time (spark_metrics_<source>_<name>, whose units
+// the spark collector normalises to seconds and bytes) and client_golang's
+// Go runtime and process families. A name with no known suffix has none.
+func UnitOf(name string) (string, bool) {
+	if m, ok := Lookup(name); ok {
+		return m.Unit, true
+	}
+	base := strings.TrimSuffix(name, "_total")
+	for _, s := range unitSuffixes {
+		if strings.HasSuffix(base, s.suffix) {
+			return s.unit, true
+		}
+	}
+	return "", false
 }
 
 // Names lists the exact family names (patterns excluded), sorted.

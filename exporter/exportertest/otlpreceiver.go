@@ -1,0 +1,121 @@
+package exportertest
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"sync"
+	"testing"
+	"time"
+
+	"go.opentelemetry.io/collector/component"
+	"go.opentelemetry.io/collector/component/componenttest"
+	"go.opentelemetry.io/collector/consumer/consumertest"
+	"go.opentelemetry.io/collector/pdata/pmetric"
+	"go.opentelemetry.io/collector/receiver/otlpreceiver"
+	"go.opentelemetry.io/collector/receiver/receivertest"
+
+	"github.com/sparkglance/sparkglance/internal/testkit"
+)
+
+// OTLPReceiver is the OpenTelemetry Collector's own OTLP receiver, run in
+// process on loopback: what it hands on is what a Collector pipeline (and
+// the vendor backend behind it) would get.
+type OTLPReceiver struct {
+	// Endpoint is host:port for --otlp.endpoint.
+	Endpoint string
+	Sink     *consumertest.MetricsSink
+
+	mu        sync.Mutex
+	encodings []string // Content-Encoding of each HTTP request, via the proxy
+}
+
+// StartOTLPReceiver starts a receiver for protocol ("grpc" or
+// "http/protobuf") until the test ends. Over HTTP, requests pass through a
+// small reverse proxy first, which records their Content-Encoding.
+func StartOTLPReceiver(t testing.TB, protocol string) *OTLPReceiver {
+	t.Helper()
+	endpoint := testkit.FreeLoopbackAddr(t)
+	f := otlpreceiver.NewFactory()
+	cfg := f.CreateDefaultConfig().(*otlpreceiver.Config)
+	if protocol == "grpc" {
+		cfg.Protocols.GRPC.GetOrInsertDefault().NetAddr.Endpoint = endpoint
+	} else {
+		cfg.Protocols.HTTP.GetOrInsertDefault().ServerConfig.NetAddr.Endpoint = endpoint
+	}
+	r := &OTLPReceiver{Endpoint: endpoint, Sink: new(consumertest.MetricsSink)}
+	ctx := context.Background()
+	rcv, err := f.CreateMetrics(ctx, receivertest.NewNopSettings(component.MustNewType("otlp")), cfg, r.Sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rcv.Start(ctx, componenttest.NewNopHost()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = rcv.Shutdown(context.Background()) })
+	if protocol == "grpc" {
+		return r
+	}
+	proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: "http", Host: endpoint})
+	srv := &http.Server{ReadHeaderTimeout: 5 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		r.mu.Lock()
+		r.encodings = append(r.encodings, req.Header.Get("Content-Encoding"))
+		r.mu.Unlock()
+		proxy.ServeHTTP(w, req)
+	})}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Endpoint = l.Addr().String()
+	go func() { _ = srv.Serve(l) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	return r
+}
+
+// ContentEncodings are the Content-Encoding headers of the HTTP requests
+// so far ("" for none).
+func (r *OTLPReceiver) ContentEncodings() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.encodings...)
+}
+
+// WaitForPush returns the first received push for which ok holds, failing
+// the test after timeout.
+func (r *OTLPReceiver) WaitForPush(t testing.TB, timeout time.Duration, ok func(pmetric.Metrics) bool) pmetric.Metrics {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	seen := 0
+	for {
+		all := r.Sink.AllMetrics()
+		for _, md := range all[seen:] {
+			if ok(md) {
+				return md
+			}
+		}
+		seen = len(all)
+		if time.Now().After(deadline) {
+			t.Fatalf("no fitting OTLP push within %v (%d pushes received)", timeout, seen)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// PushedMetrics indexes a push's metrics by name (one resource, as
+// sparkglance pushes).
+func PushedMetrics(md pmetric.Metrics) map[string]pmetric.Metric {
+	out := map[string]pmetric.Metric{}
+	for i := range md.ResourceMetrics().Len() {
+		sms := md.ResourceMetrics().At(i).ScopeMetrics()
+		for j := range sms.Len() {
+			ms := sms.At(j).Metrics()
+			for k := range ms.Len() {
+				out[ms.At(k).Name()] = ms.At(k)
+			}
+		}
+	}
+	return out
+}
