@@ -64,6 +64,14 @@ sum by (app_id, app_name) (spark_executor_task_time_seconds_total{category="cpu"
 	}
 }
 
+// JobSelector matches the scrape jobs of sparkglance as deploy/ names them:
+// the static and file-SD jobs sparkglance and sparkglance-node
+// (deploy/prometheus), the ServiceMonitor's job, named after its Service
+// sparkglance, and the PodMonitor's, <namespace>/sparkglance-node
+// (deploy/kubernetes). Name your own jobs sparkglance… for the
+// SparkglanceDown alert to see them.
+const JobSelector = `job=~"(.+/)?sparkglance.*"`
+
 // running keeps applications that have not ended.
 const running = ` unless on (app_id, app_name) spark_app_end_time_seconds`
 
@@ -113,6 +121,14 @@ func alertingRules(th Thresholds) []Rule {
 			`sparkglance_scrape_collector_success == 0`,
 			"sparkglance collector {{ $labels.collector }} is failing.",
 			fmt.Sprintf("The %s collector of sparkglance on {{ $labels.instance }} has failed every scrape for %s.", "{{ $labels.collector }}", dur(th.CollectorFailingFor))),
+		alert("SparkglanceDown", th.DownFor, "warning",
+			fmt.Sprintf("up{%s} == 0\nor\nabsent(up{%s})", JobSelector, JobSelector),
+			"sparkglance {{ if $labels.instance }}on {{ $labels.instance }} {{ end }}cannot be scraped.",
+			fmt.Sprintf("{{ if $labels.instance }}Prometheus has failed to scrape sparkglance on {{ $labels.instance }} (job {{ $labels.job }}, up {{ $value }}){{ else }}Prometheus has no sparkglance target at all (no up series of a job matching %s){{ end }} for %s: every Spark alert is blind there.", JobSelector, dur(th.DownFor))),
+		alert("SparkglanceEventLogErrors", th.EventLogErrorsFor, "warning",
+			fmt.Sprintf("increase(sparkglance_eventlog_errors_total[%s]) > 0", dur(th.EventLogErrorsWindow)),
+			"sparkglance on {{ $labels.instance }} keeps failing to read event logs ({{ $labels.reason }}).",
+			fmt.Sprintf("The event-log collector of sparkglance on {{ $labels.instance }} met {{ $value | printf \"%%.0f\" }} read errors of reason {{ $labels.reason }} in the last %s, and has kept meeting them for %s.", dur(th.EventLogErrorsWindow), dur(th.EventLogErrorsFor))),
 		alert("SparkAppEnergyBudgetExceeded", th.EnergyBudgetFor, "info",
 			fmt.Sprintf(`%s > %s`, AppEnergyWh, num(th.EnergyBudgetWh)),
 			"Spark application {{ $labels.app_id }} used more energy than its budget.",

@@ -37,6 +37,16 @@ type Thresholds struct {
 	TargetDownFor       time.Duration
 	CollectorFailingFor time.Duration
 
+	// DownFor: how long a sparkglance target may be down or absent.
+	DownFor time.Duration
+
+	// EventLogErrorsWindow: event-log read errors counted over this window;
+	// EventLogErrorsFor: how long every window must hold some. A single
+	// damaged log counts once and stays silent; errors that keep coming
+	// (an unreadable directory, logs rewritten under the reader) fire.
+	EventLogErrorsWindow time.Duration
+	EventLogErrorsFor    time.Duration
+
 	// EnergyBudgetWh: energy of one application summed over all nodes.
 	EnergyBudgetWh  float64
 	EnergyBudgetFor time.Duration
@@ -60,6 +70,11 @@ func DefaultThresholds() Thresholds {
 
 		TargetDownFor:       5 * time.Minute,
 		CollectorFailingFor: 10 * time.Minute,
+
+		DownFor: 5 * time.Minute,
+
+		EventLogErrorsWindow: 10 * time.Minute,
+		EventLogErrorsFor:    15 * time.Minute,
 
 		EnergyBudgetWh:  1000,
 		EnergyBudgetFor: time.Minute,

@@ -8,6 +8,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
+	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/sparkglance/sparkglance/internal/analysis/sqlops"
 )
@@ -29,11 +30,11 @@ func (w *Watcher) selfMetrics(tracked []*trackedApp) []prometheus.Metric {
 	out := []prometheus.Metric{
 		prometheus.MustNewConstMetric(selfApps.Desc(), gauge, running, "running"),
 		prometheus.MustNewConstMetric(selfApps.Desc(), gauge, finished, "finished"),
-		prometheus.MustNewConstMetric(selfBytes.Desc(), counter, float64(w.stats.bytes.Load())),
-		prometheus.MustNewConstMetric(selfEvents.Desc(), counter, float64(w.stats.events.Load())),
+		prometheus.MustNewConstMetricWithCreatedTimestamp(selfBytes.Desc(), counter, float64(w.stats.bytes.Load()), w.stats.since),
+		prometheus.MustNewConstMetricWithCreatedTimestamp(selfEvents.Desc(), counter, float64(w.stats.events.Load()), w.stats.since),
 	}
 	for reason, n := range w.skippedCounts() {
-		out = append(out, prometheus.MustNewConstMetric(selfSkipped.Desc(), counter, n, reason))
+		out = append(out, prometheus.MustNewConstMetricWithCreatedTimestamp(selfSkipped.Desc(), counter, n, w.stats.since, reason))
 	}
 	errs := make(map[string]float64, len(errorReasons))
 	for _, reason := range errorReasons {
@@ -45,7 +46,7 @@ func (w *Watcher) selfMetrics(tracked []*trackedApp) []prometheus.Metric {
 	}
 	w.stats.mu.Unlock()
 	for reason, n := range errs {
-		out = append(out, prometheus.MustNewConstMetric(selfErrors.Desc(), counter, n, reason))
+		out = append(out, prometheus.MustNewConstMetricWithCreatedTimestamp(selfErrors.Desc(), counter, n, w.stats.since, reason))
 	}
 	return out
 }
@@ -112,24 +113,44 @@ func attemptNumber(s string) int {
 	return n
 }
 
-// appPairs are one application's label pairs, shared by its series.
+// appPairs are one application's label pairs, shared by its series, and
+// the created timestamps of its counters: when the series began, which the
+// OTLP push sends as their start time (the text format leaves them out).
 type appPairs struct {
 	v        *appView
 	id, name *dto.LabelPair
 	execs    []*dto.LabelPair // executor_id, aligned with v.executors
+	// created is the application's start; execCreated the time each
+	// executor was added (the application's start if the log never said).
+	created     *timestamppb.Timestamp
+	execCreated []*timestamppb.Timestamp
 }
 
 func newAppPairs(v *appView) appPairs {
 	p := appPairs{v: v, id: labelPair("app_id", v.appID), name: labelPair("app_name", v.appName),
-		execs: make([]*dto.LabelPair, len(v.executors))}
+		execs: make([]*dto.LabelPair, len(v.executors)), created: createdAt(v.startMs),
+		execCreated: make([]*timestamppb.Timestamp, len(v.executors))}
 	for i := range v.executors {
 		p.execs[i] = labelPair("executor_id", v.executors[i].id)
+		p.execCreated[i] = p.created
+		if added := v.executors[i].addedMs; added > 0 {
+			p.execCreated[i] = createdAt(added)
+		}
 	}
 	return p
 }
 
+// createdAt is a created timestamp from epoch milliseconds, nil when the
+// log gave none (the bridge then takes the exporter's start).
+func createdAt(ms int64) *timestamppb.Timestamp {
+	if ms <= 0 {
+		return nil
+	}
+	return timestamppb.New(time.UnixMilli(ms))
+}
+
 func (p *appPairs) send(ch sink, m *Metric, val float64, extra ...*dto.LabelPair) {
-	ch(m.newSample(val, append([]*dto.LabelPair{p.id, p.name}, extra...)...))
+	ch(m.newSample(p.created, val, append([]*dto.LabelPair{p.id, p.name}, extra...)...))
 }
 
 // sink receives one application's series of a family.
@@ -215,15 +236,15 @@ var families = []family{
 		for _, c := range [...]string{"cpu", "gc", "run", "serde", "shuffle"} {
 			for i := range p.v.executors {
 				e := &p.v.executors[i]
-				ch(execTaskTime.newSample(e.totals.taskTime[taskTimeIndex[c]], p.id, p.name, p.execs[i], taskTimePairs[c]))
+				ch(execTaskTime.newSample(p.execCreated[i], e.totals.taskTime[taskTimeIndex[c]], p.id, p.name, p.execs[i], taskTimePairs[c]))
 			}
 		}
 	}},
 	{m: execSpill, emit: func(ch sink, p *appPairs, _ time.Time) {
 		for i := range p.v.executors {
 			t := &p.v.executors[i].totals
-			ch(execSpill.newSample(t.diskSpill, p.id, p.name, p.execs[i], mediumPairs["disk"]))
-			ch(execSpill.newSample(t.memSpill, p.id, p.name, p.execs[i], mediumPairs["memory"]))
+			ch(execSpill.newSample(p.execCreated[i], t.diskSpill, p.id, p.name, p.execs[i], mediumPairs["disk"]))
+			ch(execSpill.newSample(p.execCreated[i], t.memSpill, p.id, p.name, p.execs[i], mediumPairs["memory"]))
 		}
 	}},
 	{m: execIntervalSpill, emit: func(ch sink, p *appPairs, _ time.Time) {
@@ -233,15 +254,15 @@ var families = []family{
 		}
 		for i := range p.v.executors {
 			s := iv.spill[p.v.executors[i].id]
-			ch(execIntervalSpill.newSample(s[1], p.id, p.name, p.execs[i], mediumPairs["disk"]))
-			ch(execIntervalSpill.newSample(s[0], p.id, p.name, p.execs[i], mediumPairs["memory"]))
+			ch(execIntervalSpill.newSample(p.execCreated[i], s[1], p.id, p.name, p.execs[i], mediumPairs["disk"]))
+			ch(execIntervalSpill.newSample(p.execCreated[i], s[0], p.id, p.name, p.execs[i], mediumPairs["memory"]))
 		}
 	}},
 	{m: execSettledSpill, emit: func(ch sink, p *appPairs, _ time.Time) {
 		for i := range p.v.executors {
 			s := p.v.settled.spill[p.v.executors[i].id]
-			ch(execSettledSpill.newSample(s[1], p.id, p.name, p.execs[i], mediumPairs["disk"]))
-			ch(execSettledSpill.newSample(s[0], p.id, p.name, p.execs[i], mediumPairs["memory"]))
+			ch(execSettledSpill.newSample(p.execCreated[i], s[1], p.id, p.name, p.execs[i], mediumPairs["disk"]))
+			ch(execSettledSpill.newSample(p.execCreated[i], s[0], p.id, p.name, p.execs[i], mediumPairs["memory"]))
 		}
 	}},
 	execFamily(execShuffleRead, func(e *execView) (float64, bool) { return e.totals.shuffleRead, true }),
@@ -260,7 +281,11 @@ var families = []family{
 		if len(d) == 0 {
 			return
 		}
-		ch(prometheus.MustNewConstSummary(sqlDuration.Desc(), uint64(len(d)), sum(d), quantiles(d), p.id.GetValue(), p.name.GetValue()))
+		if p.created == nil {
+			ch(prometheus.MustNewConstSummary(sqlDuration.Desc(), uint64(len(d)), sum(d), quantiles(d), p.id.GetValue(), p.name.GetValue()))
+			return
+		}
+		ch(prometheus.MustNewConstSummaryWithCreatedTimestamp(sqlDuration.Desc(), uint64(len(d)), sum(d), quantiles(d), p.created.AsTime(), p.id.GetValue(), p.name.GetValue()))
 	}},
 	sqlOperatorFamily(sqlOpTime, func(o *sqlops.OperatorTotals) float64 { return o.TimeSeconds }),
 	sqlOperatorFamily(sqlOpSpill, func(o *sqlops.OperatorTotals) float64 { return o.SpillBytes }),
@@ -304,7 +329,7 @@ func execFamily(m *Metric, value func(*execView) (float64, bool)) family {
 	return family{m: m, emit: func(ch sink, p *appPairs, _ time.Time) {
 		for i := range p.v.executors {
 			if v, ok := value(&p.v.executors[i]); ok {
-				ch(m.newSample(v, p.id, p.name, p.execs[i]))
+				ch(m.newSample(p.execCreated[i], v, p.id, p.name, p.execs[i]))
 			}
 		}
 	}}

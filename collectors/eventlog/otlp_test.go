@@ -29,6 +29,7 @@ func TestOTLPReceiverGetsScrapedSeries(t *testing.T) {
 			dir, _ := mainSetLogs(t)
 			endpoint := testkit.FreeLoopbackAddr(t)
 			sink := startOTLPReceiver(t, protocol, endpoint)
+			exporterStart := time.Now()
 			base, w := startExporter(t, testConfig(dir),
 				"--otlp.endpoint="+endpoint, "--otlp.protocol="+protocol, "--otlp.insecure", "--otlp.interval=200ms")
 			waitReady(t, w)
@@ -61,7 +62,77 @@ func TestOTLPReceiverGetsScrapedSeries(t *testing.T) {
 				}
 			}
 			t.Logf("%s: %d spark_* series scraped, %d pushed", protocol, len(scraped), pushedSpark)
+			all := sink.AllMetrics()
+			checkUnitsAndStartTimes(t, all[len(all)-1], exporterStart)
 		})
+	}
+}
+
+// checkUnitsAndStartTimes checks a push as received: units from the metric
+// schema, and counters starting when their series began. The times are
+// those of app-20161116163331-0000's log, read by hand: the application
+// started at 1479335609916 ms, executor 3 was added at 1479335615320 ms.
+func checkUnitsAndStartTimes(t *testing.T, md pmetric.Metrics, exporterStart time.Time) {
+	t.Helper()
+	ms := map[string]pmetric.Metric{}
+	for i := range md.ResourceMetrics().Len() {
+		sms := md.ResourceMetrics().At(i).ScopeMetrics()
+		for j := range sms.Len() {
+			for k := range sms.At(j).Metrics().Len() {
+				m := sms.At(j).Metrics().At(k)
+				ms[m.Name()] = m
+			}
+		}
+	}
+	for name, want := range map[string]string{
+		"spark_app_info": "1", "spark_app_start_time_seconds": "s", "spark_app_core_seconds_total": "s",
+		"spark_app_tasks_total": "{task}", "spark_executor_spill_bytes_total": "By", "spark_app_cores": "{core}",
+		"spark_sql_execution_duration_seconds": "s", "sparkglance_eventlog_bytes_read_total": "By",
+		"sparkglance_eventlog_errors_total": "{error}", "sparkglance_eventlog_apps": "{application}",
+	} {
+		if m, ok := ms[name]; !ok || m.Unit() != want {
+			t.Errorf("%s arrived with unit %q (present: %v), want %q", name, m.Unit(), ok, want)
+		}
+	}
+
+	const app, appStartMs, exec, execAddedMs = "app-20161116163331-0000", 1479335609916, "3", 1479335615320
+	startOf := func(name string, attrs map[string]string) time.Time {
+		t.Helper()
+		m, ok := ms[name]
+		if !ok || m.Type() != pmetric.MetricTypeSum || !m.Sum().IsMonotonic() ||
+			m.Sum().AggregationTemporality() != pmetric.AggregationTemporalityCumulative {
+			t.Fatalf("%s did not arrive as a cumulative monotonic sum", name)
+		}
+		dps := m.Sum().DataPoints()
+	points:
+		for i := range dps.Len() {
+			for k, want := range attrs {
+				if v, ok := dps.At(i).Attributes().Get(k); !ok || v.AsString() != want {
+					continue points
+				}
+			}
+			return dps.At(i).StartTimestamp().AsTime()
+		}
+		t.Fatalf("no %s point with %v", name, attrs)
+		return time.Time{}
+	}
+	for _, c := range []struct {
+		name  string
+		attrs map[string]string
+		want  int64
+	}{
+		{"spark_app_core_seconds_total", map[string]string{"app_id": app}, appStartMs},
+		{"spark_app_tasks_total", map[string]string{"app_id": app, "status": "success"}, appStartMs},
+		{"spark_executor_task_time_seconds_total", map[string]string{"app_id": app, "executor_id": exec, "category": "cpu"}, execAddedMs},
+		{"spark_executor_spill_bytes_total", map[string]string{"app_id": app, "executor_id": exec, "medium": "memory"}, execAddedMs},
+	} {
+		if got := startOf(c.name, c.attrs); got.UnixMilli() != c.want {
+			t.Errorf("%s%v starts at %v, want %v", c.name, c.attrs, got, time.UnixMilli(c.want))
+		}
+	}
+	// The collector's own counters began with it, after the test began.
+	if got := startOf("sparkglance_eventlog_events_total", nil); got.Before(exporterStart) {
+		t.Errorf("sparkglance_eventlog_events_total starts at %v, before the exporter (%v)", got, exporterStart)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
+	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/sparkglance/sparkglance/exporter"
 	sm "github.com/sparkglance/sparkglance/internal/metricschema"
@@ -64,8 +65,9 @@ func sortedOrder(labels []string) []int {
 	return idx
 }
 
-// newSample sorts pairs (given in declared label order) into a new sample.
-func (m *Metric) newSample(value float64, pairs ...*dto.LabelPair) *sample {
+// newSample sorts pairs (given in declared label order) into a new sample;
+// a counter's carries created, when its series began (nil if unknown).
+func (m *Metric) newSample(created *timestamppb.Timestamp, value float64, pairs ...*dto.LabelPair) *sample {
 	s := &sample{m: m, v: value}
 	lps := s.labels[:len(pairs)]
 	for i, j := range m.order {
@@ -74,6 +76,7 @@ func (m *Metric) newSample(value float64, pairs ...*dto.LabelPair) *sample {
 	s.d.Label = lps
 	if m.Type == sm.Counter {
 		s.count.Value = &s.v
+		s.count.CreatedTimestamp = created
 		s.d.Counter = &s.count
 	} else {
 		s.value.Value = &s.v

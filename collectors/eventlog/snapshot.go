@@ -18,6 +18,7 @@ type appView struct {
 	appID, appName, attemptID, sparkVersion, user string
 
 	start, end  float64 // epoch seconds; end only when ended
+	startMs     int64   // start in epoch milliseconds, 0 if unknown
 	ended       bool
 	running     bool  // the log is still being written
 	lastEventMs int64 // newest event's timestamp (for the lag)
@@ -45,7 +46,7 @@ type appView struct {
 func (v *appView) asEnded() *appView {
 	e := &appView{
 		appID: v.appID, appName: v.appName, attemptID: v.attemptID, sparkVersion: v.sparkVersion, user: v.user,
-		start: v.start, end: v.end, ended: v.ended, lastEventMs: v.lastEventMs,
+		start: v.start, startMs: v.startMs, end: v.end, ended: v.ended, lastEventMs: v.lastEventMs,
 		coreSeconds: v.coreSeconds, tasks: v.tasks, interval: v.interval,
 		findings: v.findings, sql: v.sql,
 	}
@@ -72,6 +73,7 @@ type execView struct {
 	cores       float64
 	activeTasks float64
 	totals      execTotals
+	addedMs     int64 // SparkListenerExecutorAdded, epoch milliseconds; 0 if never announced
 }
 
 // buildView turns a Report plus the collector's own per-executor totals
@@ -83,7 +85,7 @@ func buildView(r *analysis.Report, user string, execs map[string]*execTotals, ru
 		// or compares them (the text fast path writes them as they are).
 		appID: exporter.LabelValue(r.AppID), appName: exporter.LabelValue(r.AppName),
 		attemptID: exporter.LabelValue(r.AttemptID), sparkVersion: exporter.LabelValue(r.SparkVersion), user: exporter.LabelValue(user),
-		start: float64(r.Start) / 1e3, ended: !r.Live, running: running, lastEventMs: r.LastEventTime,
+		start: float64(r.Start) / 1e3, startMs: r.Start, ended: !r.Live, running: running, lastEventMs: r.LastEventTime,
 		coreSeconds: r.Totals.AvailableCoreSecs,
 	}
 	if v.ended {
@@ -103,7 +105,7 @@ func buildView(r *analysis.Report, user string, execs map[string]*execTotals, ru
 	seen := map[string]bool{}
 	for _, ex := range r.Executors {
 		seen[ex.ID] = true
-		ev := execView{id: exporter.LabelValue(ex.ID), activeTasks: float64(ex.ActiveTasks)}
+		ev := execView{id: exporter.LabelValue(ex.ID), activeTasks: float64(ex.ActiveTasks), addedMs: ex.AddTime}
 		if ex.IsActive && !v.ended {
 			ev.live, ev.cores = true, float64(ex.TotalCores)
 		}

@@ -51,6 +51,9 @@ type Watcher struct {
 
 // selfStats are the exporter's own counters.
 type selfStats struct {
+	// since is when the counters began: their created timestamp, which
+	// the OTLP push sends as their start time.
+	since         time.Time
 	bytes, events atomic.Int64
 	mu            sync.Mutex
 	errors        map[string]float64
@@ -85,7 +88,7 @@ func newWatcher(cfg Config, logger *slog.Logger, claims *Claims) (*Watcher, erro
 		cfg: cfg, log: logger, workers: make(chan struct{}, cfg.Workers),
 		apps: map[string]*trackedApp{}, dirErr: map[string]error{}, leftOut: map[string]bool{},
 		rescan: make(chan struct{}, 1),
-		stats:  selfStats{errors: map[string]float64{}},
+		stats:  selfStats{since: time.Now(), errors: map[string]float64{}},
 		claims: claims,
 		now:    time.Now,
 	}, nil

@@ -75,22 +75,30 @@ func allCollectors() *exporter.Catalog {
 	return cat
 }
 
-func TestAllCollectorsInOneExporter(t *testing.T) {
+// allCollectorsArgs are the serve flags turning every collector on: the
+// event log of logApp, the fake Spark UI, the process collector's /proc and
+// /sys fixtures.
+func allCollectorsArgs(t *testing.T) []string {
+	t.Helper()
 	dir := t.TempDir()
 	if err := os.Symlink(testkit.Events(t, logApp), filepath.Join(dir, logApp)); err != nil {
 		t.Fatal(err)
 	}
 	srv := fakeSparkUI(t)
 	fixtures := filepath.Join("..", "..", "..", "collectors", "process", "testdata")
+	return []string{
+		"--collector.eventlog", "--eventlog.dir=" + dir, "--eventlog.follow-external-links", "--eventlog.retention=876000h", "--eventlog.poll-interval=100ms",
+		"--collector.spark", "--spark.url=" + srv.URL,
+		"--collector.process", "--path.procfs=" + filepath.Join(fixtures, "node", "proc"),
+		"--path.sysfs=" + filepath.Join(fixtures, "rapl", "sys"), "--process.interval=100ms", "--process.discovery-interval=100ms",
+		"--collector.stacks",
+	}
+}
+
+func TestAllCollectorsInOneExporter(t *testing.T) {
 	// serve with every collector on, wired as cmd/sparkglance/collectors.go
 	// wires them
-	exp := exportertest.Start(t, allCollectors(),
-		"--collector.eventlog", "--eventlog.dir="+dir, "--eventlog.follow-external-links", "--eventlog.retention=876000h", "--eventlog.poll-interval=100ms",
-		"--collector.spark", "--spark.url="+srv.URL,
-		"--collector.process", "--path.procfs="+filepath.Join(fixtures, "node", "proc"),
-		"--path.sysfs="+filepath.Join(fixtures, "rapl", "sys"), "--process.interval=100ms", "--process.discovery-interval=100ms",
-		"--collector.stacks",
-	)
+	exp := exportertest.Start(t, allCollectors(), allCollectorsArgs(t)...)
 
 	var families []*dto.MetricFamily
 	deadline := time.Now().Add(30 * time.Second)

@@ -39,14 +39,41 @@ its own schedule) are as of the latest poll, by default at most
 
 ## OTLP
 
-The OTLP push sends exactly the metrics of a scrape, converted by the
-OpenTelemetry Prometheus bridge: the OTLP metric name is the Prometheus name
-below (suffixes ` + "`_total`" + `, ` + "`_seconds`" + `, ` + "`_bytes`" + `
+The OTLP push (` + "`--otlp.endpoint`" + `) sends exactly the metrics of a scrape,
+converted by the OpenTelemetry Prometheus bridge: the OTLP metric name is the
+Prometheus name below (suffixes ` + "`_total`" + `, ` + "`_seconds`" + `, ` + "`_bytes`" + `
 included), the HELP text is the description, labels are attributes, gauges
-are Gauges and counters cumulative monotonic Sums. Each metric carries the
-UCUM unit of the unit column (the unit its name's suffix stands for); a
+are Gauges and counters, summaries and histograms cumulative. Each metric carries the
+UCUM unit of the unit column (families named at run time, ` + "`spark_metrics_*`" + `, and the
+Go runtime's the unit of their name's suffix); a
 backend that translates OTLP names to Prometheus names (appending the unit
-and ` + "`_total`" + `) must be configured not to add them twice. Resource attributes: ` + "`service.name=sparkglance`" + `,
-` + "`service.version`" + `, ` + "`host.name`" + `.
+and ` + "`_total`" + `) must be configured not to add them twice.
+
+A cumulative point's start time is when its series began: the application's
+start for per-application counters, the executor's addition for per-executor
+ones (event-log collector), the exporter's start for the exporter's own and
+for counters whose beginning is not known. A backend that turns cumulative
+into delta points therefore counts an application's whole history once, however late
+the exporter saw it. (Prometheus' text format does not show these created timestamps;
+the protobuf format carries them.)
+
+Resource attributes: ` + "`service.name=sparkglance`" + `, ` + "`service.version`" + `, ` + "`host.name`" + ` and
+` + "`service.instance.id`" + ` (a random UUID made at start, so that node agents stay apart;
+` + "`--otlp.service-instance-id`" + ` sets a stable one, e.g. the node name). ` + "`OTEL_RESOURCE_ATTRIBUTES`" + `
+and ` + "`OTEL_SERVICE_NAME`" + ` override these defaults, and ` + "`--otlp.resource-attributes k=v,…`" + `
+overrides both.
+
+Every setting is taken from its flag if given, else from the standard
+environment variable, else from sparkglance's default: ` + "`--otlp.endpoint`" + ` (else
+` + "`OTEL_EXPORTER_OTLP_METRICS_ENDPOINT`" + ` or ` + "`OTEL_EXPORTER_OTLP_ENDPOINT`" + `, which also turn the
+push on), ` + "`--otlp.protocol`" + ` (` + "`OTEL_EXPORTER_OTLP_[METRICS_]PROTOCOL`" + `, else ` + "`grpc`" + `),
+` + "`--otlp.compression`" + ` (` + "`OTEL_EXPORTER_OTLP_[METRICS_]COMPRESSION`" + `, else ` + "`gzip`" + `),
+` + "`--otlp.timeout`" + ` (` + "`OTEL_EXPORTER_OTLP_[METRICS_]TIMEOUT`" + `, else 10s, and never more than
+` + "`--otlp.interval`" + `), ` + "`--otlp.headers`" + ` and ` + "`--otlp.insecure`" + ` (the SDK's
+` + "`OTEL_EXPORTER_OTLP_[METRICS_]HEADERS`" + ` and ` + "`…_INSECURE`" + `; certificates come only from
+` + "`OTEL_EXPORTER_OTLP_[METRICS_]CERTIFICATE`" + `). A push is made at start and then every
+interval; one that fails is logged at once with the endpoint and what to change
+(` + "`--otlp.insecure`" + ` for a plain-text endpoint, the address for a refused connection) and
+counted in ` + "`sparkglance_otlp_exports_total{result=\"failure\"}`" + `.
 
 `

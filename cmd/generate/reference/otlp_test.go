@@ -1,0 +1,56 @@
+package reference
+
+import (
+	"testing"
+	"time"
+
+	"go.opentelemetry.io/collector/pdata/pmetric"
+
+	"github.com/sparkglance/sparkglance/exporter/exportertest"
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
+)
+
+// Every collector's metrics reach the OpenTelemetry Collector's OTLP
+// receiver with the unit of the metric schema.
+func TestAllCollectorsOverOTLPCarryUnits(t *testing.T) {
+	rcv := exportertest.StartOTLPReceiver(t, "grpc")
+	exportertest.Start(t, allCollectors(), append(allCollectorsArgs(t),
+		"--otlp.endpoint="+rcv.Endpoint, "--otlp.insecure", "--otlp.interval=200ms")...)
+	want := map[string]string{
+		// eventlog
+		"spark_app_core_seconds_total": "s", "spark_executor_spill_bytes_total": "By", "spark_app_tasks_total": "{task}",
+		"sparkglance_eventlog_bytes_read_total": "By",
+		// spark, including a family named at run time
+		"spark_executor_storage_memory_used_bytes": "By", "spark_target_up": "1", "spark_target_scrape_duration_seconds": "s",
+		"spark_executor_max_tasks": "{task}", "spark_metrics_executor_metrics_jvm_heap_memory_bytes": "By",
+		// process
+		"spark_process_cpu_seconds_total": "s", "spark_process_cpu_load_ratio": "1", "spark_node_energy_joules_total": "J",
+		"spark_node_cpu_tdp_watts": "W", "sparkglance_process_discovered": "{process}",
+		// stacks (no JVM to attach to among the fixtures: its errors)
+		"sparkglance_stacks_errors_total": "{error}",
+		// the exporter's own
+		"sparkglance_scrape_collector_success": "1", "sparkglance_otlp_exports_total": "{export}",
+	}
+	md := rcv.WaitForPush(t, 30*time.Second, func(md pmetric.Metrics) bool {
+		ms := exportertest.PushedMetrics(md)
+		for name := range want {
+			if _, ok := ms[name]; !ok {
+				return false
+			}
+		}
+		return true
+	})
+	ms := exportertest.PushedMetrics(md)
+	for name, unit := range want {
+		if got := ms[name].Unit(); got != unit {
+			t.Errorf("%s arrived with unit %q, want %q", name, got, unit)
+		}
+	}
+	// Whatever else arrived carries its schema unit too, the stacks
+	// collector's included.
+	for name, m := range ms {
+		if def, ok := sm.Lookup(name); ok && m.Unit() != def.Unit {
+			t.Errorf("%s arrived with unit %q, the schema says %q", name, m.Unit(), def.Unit)
+		}
+	}
+}
