@@ -8,6 +8,7 @@ import (
 	"errors"
 	"os"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/grafana/grafana-foundation-sdk/go/cog"
@@ -39,7 +40,7 @@ func TestStrictlyValid(t *testing.T) {
 	plugins.RegisterDefaultPlugins()
 	for _, f := range generated(t) {
 		var d dashboard.Dashboard
-		if err := strictErr(d.UnmarshalJSONStrict(f.JSON)); err != nil {
+		if err := strictErr(d.UnmarshalJSONStrict(withoutImportBlocks(t, f.JSON))); err != nil {
 			t.Errorf("%s: %v", f.Name, err)
 		}
 	}
@@ -49,6 +50,23 @@ func TestStrictlyValid(t *testing.T) {
 	if err := strictErr(d.UnmarshalJSONStrict(bad)); err == nil {
 		t.Error("strict decoding accepted an unknown field")
 	}
+}
+
+// withoutImportBlocks drops __inputs and __requires, which only the import
+// reads: they are no part of the dashboard model the SDK decodes.
+func withoutImportBlocks(t *testing.T, b []byte) []byte {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	delete(m, "__inputs")
+	delete(m, "__requires")
+	out, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // UnmarshalJSONStrict returns an empty cog.BuildErrors (non-nil) on success.
@@ -66,6 +84,9 @@ type panel struct {
 	GridPos struct {
 		W, X, Y int
 	} `json:"gridPos"`
+	Datasource *struct {
+		UID string `json:"uid"`
+	} `json:"datasource"`
 	Targets []struct {
 		Expr  string `json:"expr"`
 		RefID string `json:"refId"`
@@ -84,14 +105,26 @@ type panel struct {
 }
 
 type board struct {
+	Inputs []struct {
+		Name, Type, PluginID string
+	} `json:"__inputs"`
+	Requires []struct {
+		Type, ID string
+	} `json:"__requires"`
 	UID          string  `json:"uid"`
 	GraphTooltip int     `json:"graphTooltip"`
 	Panels       []panel `json:"panels"`
 	Templating   struct {
 		List []struct {
-			Name  string `json:"name"`
-			Type  string `json:"type"`
-			Query any    `json:"query"`
+			Name       string `json:"name"`
+			Type       string `json:"type"`
+			Query      any    `json:"query"`
+			IncludeAll bool   `json:"includeAll"`
+			Multi      bool   `json:"multi"`
+			AllValue   string `json:"allValue"`
+			Datasource *struct {
+				UID string `json:"uid"`
+			} `json:"datasource"`
 		} `json:"list"`
 	} `json:"templating"`
 }
@@ -132,7 +165,8 @@ func TestGlanceHasTheThreeSyncedCharts(t *testing.T) {
 	for _, v := range b.Templating.List {
 		vars[v.Name] = v.Type
 	}
-	for name, typ := range map[string]string{"datasource": "datasource", "app_name": "query", "app_id": "query"} {
+	for name, typ := range map[string]string{"DS_PROMETHEUS": "datasource", "cluster": "query", "job": "query", "instance": "query",
+		"app_name": "query", "app_id": "query"} {
 		if vars[name] != typ {
 			t.Errorf("variable %s is %q, want %q", name, vars[name], typ)
 		}
@@ -232,4 +266,108 @@ func decode(t *testing.T, name string) board {
 	}
 	t.Fatalf("no dashboard %s", name)
 	return board{}
+}
+
+// Both dashboards import from grafana.com: the Prometheus data source is
+// the DS_PROMETHEUS input, every panel and variable reads it as
+// ${DS_PROMETHEUS}, and __requires lists Grafana, Prometheus and every
+// panel type used.
+func TestImportableFromGrafanaCom(t *testing.T) {
+	for _, f := range generated(t) {
+		b := decode(t, f.Name)
+		if len(b.Inputs) != 1 || b.Inputs[0].Name != "DS_PROMETHEUS" || b.Inputs[0].Type != "datasource" || b.Inputs[0].PluginID != "prometheus" {
+			t.Errorf("%s: __inputs %+v, want the one DS_PROMETHEUS Prometheus data source", f.Name, b.Inputs)
+		}
+		required := map[string]bool{}
+		for _, r := range b.Requires {
+			required[r.Type+"/"+r.ID] = true
+		}
+		want := []string{"grafana/grafana", "datasource/prometheus"}
+		for _, p := range b.Panels {
+			if p.Type != "row" {
+				want = append(want, "panel/"+p.Type)
+			}
+			if p.Type != "row" && (p.Datasource == nil || p.Datasource.UID != "${DS_PROMETHEUS}") {
+				t.Errorf("%s: panel %q reads data source %+v, want ${DS_PROMETHEUS}", f.Name, p.Title, p.Datasource)
+			}
+		}
+		for _, w := range want {
+			if !required[w] {
+				t.Errorf("%s: __requires lacks %s", f.Name, w)
+			}
+		}
+		for _, v := range b.Templating.List {
+			if v.Type == "query" && (v.Datasource == nil || v.Datasource.UID != "${DS_PROMETHEUS}") {
+				t.Errorf("%s: variable %s reads data source %+v, want ${DS_PROMETHEUS}", f.Name, v.Name, v.Datasource)
+			}
+		}
+	}
+}
+
+// The cluster, job and instance variables select over spark_app_info and
+// up, offer "All" as the regular expression .* (so that a Prometheus
+// without a cluster label still shows everything), and every panel query
+// filters by all three.
+func TestEveryQueryFiltersByClusterJobAndInstance(t *testing.T) {
+	recorded := map[string]bool{}
+	for _, g := range alerts.Groups(alerts.DefaultThresholds()) {
+		for _, r := range g.Rules {
+			recorded[r.Record] = r.Record != ""
+		}
+	}
+	filters := []string{`cluster=~"$cluster"`, `job=~"$job"`, `instance=~"$instance"`}
+	for _, f := range generated(t) {
+		b := decode(t, f.Name)
+		vars := map[string]string{}
+		for _, v := range b.Templating.List {
+			q, _ := v.Query.(string)
+			vars[v.Name] = q
+			if v.Name == "cluster" || v.Name == "job" || v.Name == "instance" {
+				if !v.IncludeAll || !v.Multi || v.AllValue != ".*" {
+					t.Errorf("%s: variable %s: includeAll %v, multi %v, allValue %q; want All as .*", f.Name, v.Name, v.IncludeAll, v.Multi, v.AllValue)
+				}
+			}
+		}
+		for name, want := range map[string]string{
+			"cluster":  "label_values(spark_app_info, cluster)",
+			"job":      `label_values(up{` + alerts.JobSelector + `, cluster=~"$cluster"}, job)`,
+			"instance": `label_values(up{` + alerts.JobSelector + `, cluster=~"$cluster", job=~"$job"}, instance)`,
+		} {
+			if vars[name] != want {
+				t.Errorf("%s: variable %s queries %q, want %q", f.Name, name, vars[name], want)
+			}
+		}
+		for _, p := range b.Panels {
+			for _, tg := range p.Targets {
+				for _, name := range promqltest.MetricNames(tg.Expr) {
+					if recorded[name] {
+						continue // aggregated over the filters' labels: filtered through spark_app_info
+					}
+					for _, sel := range selectorsOf(tg.Expr, name) {
+						for _, m := range filters {
+							if !strings.Contains(sel, m) {
+								t.Errorf("%s: %s %s: %s%s lacks %s", f.Name, p.Title, tg.RefID, name, sel, m)
+							}
+						}
+					}
+				}
+				for _, m := range filters {
+					if !strings.Contains(tg.Expr, m) {
+						t.Errorf("%s: %s %s does not filter by %s: %s", f.Name, p.Title, tg.RefID, m, tg.Expr)
+					}
+				}
+			}
+		}
+	}
+}
+
+// selectorsOf returns the label matchers ("{…}", or "" where there are
+// none) of every occurrence of metric name in expr.
+func selectorsOf(expr, name string) []string {
+	re := regexp.MustCompile(`(^|[^a-zA-Z0-9_:])` + regexp.QuoteMeta(name) + `(\{[^}]*\})?`)
+	var out []string
+	for _, m := range re.FindAllStringSubmatch(expr, -1) {
+		out = append(out, m[2])
+	}
+	return out
 }

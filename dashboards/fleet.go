@@ -16,7 +16,7 @@ const FleetUID = "sparkglance-fleet"
 
 // withName adds app_name to a series that only carries app_id (the node
 // agent's energy and blocking metrics).
-const withName = ` * on (app_id) group_left (app_name) max by (app_id, app_name) (spark_app_info)`
+var withName = ` * on (app_id) group_left (app_name) max by (app_id, app_name) (spark_app_info` + sel() + `)`
 
 // Fleet builds "Spark fleet": every application in one table sorted by
 // wasted core-hours, plus how many are followed.
@@ -34,13 +34,13 @@ func Fleet() (dashboard.Dashboard, error) {
 	appsTable := table.NewPanelBuilder().Id(n.id()).Footer(noFooter()).Title("Applications, by waste").
 		Description("Efficiency = task CPU time / available core time over the application's life. Wasted core-hours = available minus used. Link a row to the application dashboard with its app_id.").
 		Datasource(datasource).Height(14).Span(24).
-		WithTarget(instant("A", `sum by (app_id, app_name) (spark_executor_task_time_seconds_total{category="cpu"}) / sum by (app_id, app_name) (spark_app_core_seconds_total)`)).
-		WithTarget(instant("B", `sum by (app_id, app_name) (spark_app_core_seconds_total) / 3600`)).
-		WithTarget(instant("C", alerts.AppWastedCoreSeconds+` / 3600`)).
+		WithTarget(instant("A", `sum by (app_id, app_name) (spark_executor_task_time_seconds_total`+sel(`category="cpu"`)+`) / sum by (app_id, app_name) (spark_app_core_seconds_total`+sel()+`)`)).
+		WithTarget(instant("B", `sum by (app_id, app_name) (spark_app_core_seconds_total`+sel()+`) / 3600`)).
+		WithTarget(instant("C", ofSelected(alerts.AppWastedCoreSeconds+` / 3600`))).
 		WithTarget(instant("D", alerts.AppEnergyWh+withName)).
-		WithTarget(instant("E", `sum by (app_id, app_name) (spark_executor_spill_bytes_total{medium="disk"})`)).
-		WithTarget(instant("F", `avg by (app_id) (spark_executor_blocked_ratio)`+withName)).
-		WithTarget(instant("G", `count by (app_id, app_name) (spark_app_finding == 1)`)).
+		WithTarget(instant("E", `sum by (app_id, app_name) (spark_executor_spill_bytes_total`+sel(`medium="disk"`)+`)`)).
+		WithTarget(instant("F", `avg by (app_id) (spark_executor_blocked_ratio`+sel()+`)`+withName)).
+		WithTarget(instant("G", `count by (app_id, app_name) (spark_app_finding`+sel()+` == 1)`)).
 		WithTransformation(dashboard.DataTransformerConfig{Id: "merge", Options: map[string]any{}}).
 		WithTransformation(dashboard.DataTransformerConfig{Id: "organize", Options: map[string]any{
 			"excludeByName": map[string]bool{"Time": true},
@@ -57,8 +57,8 @@ func Fleet() (dashboard.Dashboard, error) {
 
 	b = b.WithPanel(appsTable).
 		WithPanel(series(&n, "Applications followed", "short", 12,
-			query("A", `sum by (state) (sparkglance_eventlog_apps)`, "{{state}}"))).
+			query("A", `sum by (state) (sparkglance_eventlog_apps`+sel()+`)`, "{{state}}"))).
 		WithPanel(series(&n, "Efficiency of running applications", "percentunit", 12,
-			query("A", alerts.AppCPUEfficiency, "{{app_name}}")))
+			query("A", ofSelected(alerts.AppCPUEfficiency), "{{app_name}}")))
 	return b.Build()
 }

@@ -41,65 +41,65 @@ func Glance() (dashboard.Dashboard, error) {
 		WithPanel(stageTimeline(&n))
 
 	b = b.WithRow(dashboard.NewRowBuilder("Now").Id(n.id())).
-		WithPanel(statPanel(&n, "Cores", "short", `spark_app_cores{`+app+`}`)).
-		WithPanel(statPanel(&n, "Active tasks", "short", `spark_app_active_tasks{`+app+`}`)).
-		WithPanel(statPanel(&n, "Efficiency now", "percentunit", `spark_app_interval_efficiency{`+app+`}`)).
-		WithPanel(statPanel(&n, "Energy so far", "watth", alerts.AppEnergyWh+`{`+app+`}`))
+		WithPanel(statPanel(&n, "Cores", "short", `spark_app_cores`+sel(app))).
+		WithPanel(statPanel(&n, "Active tasks", "short", `spark_app_active_tasks`+sel(app))).
+		WithPanel(statPanel(&n, "Efficiency now", "percentunit", `spark_app_interval_efficiency`+sel(app))).
+		WithPanel(statPanel(&n, "Energy so far", "watth", ofSelected(alerts.AppEnergyWh+`{`+app+`}`, app)))
 
 	b = b.WithRow(dashboard.NewRowBuilder("Energy").Id(n.id())).
 		WithPanel(series(&n, "Power per executor", "watt", 8,
-			query("A", `sum by (executor_id) (rate(spark_executor_energy_joules_total{`+app+`}[$__rate_interval]))`, "executor {{executor_id}}"))).
+			query("A", `sum by (executor_id) (rate(spark_executor_energy_joules_total`+sel(app)+`[$__rate_interval]))`, "executor {{executor_id}}"))).
 		WithPanel(series(&n, "Energy of the application", "watth", 8,
-			query("A", alerts.AppEnergyWh+`{`+app+`}`, "sparkglance (all nodes)"),
-			query("B", `spark_plugin_energy_total_wh{`+app+`}`, "ccspark plugin"))).
+			query("A", ofSelected(alerts.AppEnergyWh+`{`+app+`}`, app), "sparkglance (all nodes)"),
+			query("B", `spark_plugin_energy_total_wh`+sel(app), "ccspark plugin"))).
 		WithPanel(table.NewPanelBuilder().Id(n.id()).Footer(noFooter()).Title("CPU TDP and its source").
 			Description("The TDP the node agent charges per node: from --energy.tdp-watts (flag), the CPU power table (table) or the 85 W default.").
 			Datasource(datasource).Height(8).Span(8).Unit("watt").
-			WithTarget(instant("A", `spark_node_cpu_tdp_watts`)).
+			WithTarget(instant("A", `spark_node_cpu_tdp_watts`+sel())).
 			WithTransformation(organize(map[string]bool{"Time": true, "__name__": true, "job": true})))
 
 	b = b.WithRow(dashboard.NewRowBuilder("Blocking").Id(n.id())).
 		WithPanel(series(&n, "Blocked ratio per executor", "percentunit", 12,
-			query("A", `spark_executor_blocked_ratio{`+app+`}`, "executor {{executor_id}}"))).
+			query("A", `spark_executor_blocked_ratio`+sel(app), "executor {{executor_id}}"))).
 		WithPanel(stacked(series(&n, "Task-thread samples by reason", "percentunit", 12,
-			query("A", `sum by (executor_id, state) (rate(spark_thread_samples_total{`+app+`, state!="running"}[$__rate_interval]))
+			query("A", `sum by (executor_id, state) (rate(spark_thread_samples_total`+sel(app, `state!="running"`)+`[$__rate_interval]))
 / on (executor_id) group_left ()
-sum by (executor_id) (rate(spark_thread_samples_total{`+app+`}[$__rate_interval]))`, "executor {{executor_id}} {{state}}"))))
+sum by (executor_id) (rate(spark_thread_samples_total`+sel(app)+`[$__rate_interval]))`, "executor {{executor_id}} {{state}}"))))
 
 	b = b.WithRow(dashboard.NewRowBuilder("Spark metrics endpoint").Id(n.id())).
 		WithPanel(series(&n, "JVM heap", "bytes", 12,
-			query("A", `spark_metrics_executor_metrics_jvm_heap_memory_bytes{`+app+`}`, "executor {{executor_id}}"))).
+			query("A", `spark_metrics_executor_metrics_jvm_heap_memory_bytes`+sel(app), "executor {{executor_id}}"))).
 		WithPanel(series(&n, "GC time share", "percentunit", 12,
-			query("A", `rate(spark_metrics_executor_metrics_total_gc_time_seconds_total{`+app+`}[$__rate_interval])`, "executor {{executor_id}}")))
+			query("A", `rate(spark_metrics_executor_metrics_total_gc_time_seconds_total`+sel(app)+`[$__rate_interval])`, "executor {{executor_id}}")))
 
 	b = b.WithRow(dashboard.NewRowBuilder("SQL operators").Id(n.id())).
 		WithPanel(series(&n, "Top operators by time", "percentunit", 8,
-			query("A", `topk(10, sum by (operator) (rate(spark_sql_operator_time_seconds_total{`+app+`}[$__rate_interval])))`, "{{operator}}"))).
+			query("A", `topk(10, sum by (operator) (rate(spark_sql_operator_time_seconds_total`+sel(app)+`[$__rate_interval])))`, "{{operator}}"))).
 		WithPanel(series(&n, "Top operators by spill", "Bps", 8,
-			query("A", `topk(10, sum by (operator) (rate(spark_sql_operator_spill_bytes_total{`+app+`}[$__rate_interval])))`, "{{operator}}"))).
+			query("A", `topk(10, sum by (operator) (rate(spark_sql_operator_spill_bytes_total`+sel(app)+`[$__rate_interval])))`, "{{operator}}"))).
 		WithPanel(series(&n, "Top operators by peak memory", "bytes", 8,
-			query("A", `topk(10, max by (operator) (spark_sql_operator_peak_memory_bytes{`+app+`}))`, "{{operator}}")))
+			query("A", `topk(10, max by (operator) (spark_sql_operator_peak_memory_bytes`+sel(app)+`))`, "{{operator}}")))
 
 	b = b.WithRow(dashboard.NewRowBuilder("Findings").Id(n.id())).
 		WithPanel(table.NewPanelBuilder().Id(n.id()).Footer(noFooter()).Title("Active findings").
 			Description("What the analysis found in this application; docs/runbook.md says what to change.").
 			Datasource(datasource).Height(8).Span(24).
-			WithTarget(instant("A", `spark_app_finding{`+app+`} == 1`)).
+			WithTarget(instant("A", `spark_app_finding`+sel(app)+` == 1`)).
 			WithTransformation(organize(map[string]bool{"Time": true, "Value": true, "__name__": true, "job": true, "instance": true})))
 
 	b = b.WithRow(dashboard.NewRowBuilder("Exporter health").Id(n.id())).
 		WithPanel(series(&n, "Collector success", "short", 6,
-			query("A", `min by (collector) (sparkglance_scrape_collector_success)`, "{{collector}}"))).
+			query("A", `min by (collector) (sparkglance_scrape_collector_success`+sel()+`)`, "{{collector}}"))).
 		WithPanel(series(&n, "Collector duration", "s", 6,
-			query("A", `max by (collector) (sparkglance_scrape_collector_duration_seconds)`, "{{collector}}"))).
+			query("A", `max by (collector) (sparkglance_scrape_collector_duration_seconds`+sel()+`)`, "{{collector}}"))).
 		WithPanel(series(&n, "Event-log lag", "s", 6,
-			query("A", `sparkglance_eventlog_lag_seconds{`+app+`}`, "{{app_name}}"))).
+			query("A", `sparkglance_eventlog_lag_seconds`+sel(app), "{{app_name}}"))).
 		WithPanel(series(&n, "Applications followed", "short", 6,
-			query("A", `sum by (state) (sparkglance_eventlog_apps)`, "{{state}}"))).
+			query("A", `sum by (state) (sparkglance_eventlog_apps`+sel()+`)`, "{{state}}"))).
 		WithPanel(series(&n, "Event-log errors", "short", 12,
-			query("A", `sum by (reason) (increase(sparkglance_eventlog_errors_total[$__rate_interval]))`, "{{reason}}"))).
+			query("A", `sum by (reason) (increase(sparkglance_eventlog_errors_total`+sel()+`[$__rate_interval]))`, "{{reason}}"))).
 		WithPanel(series(&n, "Spark targets up", "short", 12,
-			query("A", `spark_target_up`, "{{target}}")))
+			query("A", `spark_target_up`+sel(), "{{target}}")))
 
 	return b.Build()
 }
@@ -115,12 +115,12 @@ func cpuShare(n *ids) *timeseries.PanelBuilder {
 		DrawStyle(common.GraphDrawStyleBars).FillOpacity(80).LineWidth(1).
 		Stacking(common.NewStackingConfigBuilder().Mode(common.StackingModeNormal).Group("A")).
 		Legend(legendBottom()).Tooltip(tooltipAll()).
-		WithTarget(query("A", `sum by (category) (increase(spark_app_settled_task_seconds_total{`+app+`}[$__rate_interval]))
+		WithTarget(query("A", `sum by (category) (increase(spark_app_settled_task_seconds_total`+sel(app)+`[$__rate_interval]))
 / on () group_left ()
-sum(increase(spark_app_settled_core_seconds_total{`+app+`}[$__rate_interval]))`, "{{category}}")).
-		WithTarget(query("B", `sum(increase(spark_app_settled_task_seconds_total{`+app+`, category="cpu"}[$__rate_interval]))
+sum(increase(spark_app_settled_core_seconds_total`+sel(app)+`[$__rate_interval]))`, "{{category}}")).
+		WithTarget(query("B", `sum(increase(spark_app_settled_task_seconds_total`+sel(app, `category="cpu"`)+`[$__rate_interval]))
 /
-sum(increase(spark_app_settled_core_seconds_total{`+app+`}[$__rate_interval]))`, "efficiency")).
+sum(increase(spark_app_settled_core_seconds_total`+sel(app)+`[$__rate_interval]))`, "efficiency")).
 		OverrideByName("cpu", []dashboard.DynamicConfigValue{fixedColor("green"), displayName("task work")}).
 		OverrideByName("shuffle", []dashboard.DynamicConfigValue{fixedColor("red")}).
 		OverrideByName("serde", []dashboard.DynamicConfigValue{fixedColor("purple"), displayName("(de)serialization")}).
@@ -144,7 +144,7 @@ func spillIntensity(n *ids) *statushistory.PanelBuilder {
 		Unit("Bps").Min(0).ColorScheme(continuous(dashboard.FieldColorModeIdContinuousYlRd)).
 		ShowValue(common.VisibilityModeNever).RowHeight(0.9).
 		Legend(legendBottom().ShowLegend(false)).Tooltip(tooltipAll()).
-		WithTarget(query("A", `sum by (executor_id) (rate(spark_executor_settled_spill_bytes_total{`+app+`, medium="memory"}[$__rate_interval]))`, "executor {{executor_id}}"))
+		WithTarget(query("A", `sum by (executor_id) (rate(spark_executor_settled_spill_bytes_total`+sel(app, `medium="memory"`)+`[$__rate_interval]))`, "executor {{executor_id}}"))
 }
 
 // stageTimeline is the bottom chart: one lane per stage while it runs.
@@ -160,7 +160,7 @@ func stageTimeline(n *ids) *statetimeline.PanelBuilder {
 		ShowValue(common.VisibilityModeNever).MergeValues(true).RowHeight(0.8).
 		Mappings([]dashboard.ValueMapping{running}).
 		Legend(legendBottom().ShowLegend(false)).Tooltip(tooltipAll()).
-		WithTarget(query("A", `max by (stage_id) (spark_stage_active{`+app+`} == 1)`, "stage {{stage_id}}"))
+		WithTarget(query("A", `max by (stage_id) (spark_stage_active`+sel(app)+` == 1)`, "stage {{stage_id}}"))
 }
 
 func statPanel(n *ids, title, unit, expr string) *stat.PanelBuilder {

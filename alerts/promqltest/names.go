@@ -17,6 +17,11 @@ func Substitute(expr string) string {
 		"$__range", "1h", "${__range}", "1h",
 		"${app_id}", "app-dummy", "$app_id", "app-dummy",
 		"${app_name}", "dummy", "$app_name", "dummy",
+		// The filters' "All" value (a regular expression), as Grafana
+		// expands it when nothing narrower is picked.
+		"${cluster}", ".*", "$cluster", ".*",
+		"${job}", ".*", "$job", ".*",
+		"${instance}", ".*", "$instance", ".*",
 	)
 	return r.Replace(expr)
 }

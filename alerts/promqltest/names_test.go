@@ -31,6 +31,10 @@ func TestSubstitute(t *testing.T) {
 	if want := `rate(x{app_id="app-dummy"}[1m])`; got != want {
 		t.Errorf("Substitute = %q, want %q", got, want)
 	}
+	got = Substitute(`x{cluster=~"$cluster", job=~"${job}", instance=~"$instance"}[$__interval]`)
+	if want := `x{cluster=~".*", job=~".*", instance=~".*"}[1m]`; got != want {
+		t.Errorf("Substitute = %q, want %q", got, want)
+	}
 }
 
 func TestSchemaHas(t *testing.T) {
