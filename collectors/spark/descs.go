@@ -1,6 +1,12 @@
 package spark
 
-import sm "github.com/sparkglance/sparkglance/internal/metricschema"
+import (
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
+)
 
 // Families the event-log collector emits too: the one definition lives in
 // package metricschema, so that name, type, HELP and labels agree exactly
@@ -41,4 +47,16 @@ func Metrics() []*sm.Metric { return sm.For(sm.CollectorSpark) }
 // emit is a shorthand for a definition's descriptor and value type.
 func (e *emitter) emit(m *sm.Metric, v float64, lvs ...string) {
 	e.send(m.Desc(), m.ValueType(), v, lvs...)
+}
+
+// emitSince is emit for a counter that began at created (zero: unknown),
+// which it carries as its created timestamp: the OTLP push's start time.
+func (e *emitter) emitSince(m *sm.Metric, created time.Time, v float64, lvs ...string) {
+	if m.ValueType() != prometheus.CounterValue || created.IsZero() {
+		e.emit(m, v, lvs...)
+		return
+	}
+	if lvs, ok := e.first(m.Desc(), lvs); ok {
+		e.ch <- prometheus.MustNewConstMetricWithCreatedTimestamp(m.Desc(), prometheus.CounterValue, v, created, lvs...)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -125,20 +126,26 @@ func (e *emitter) emitREST(res targetResult) {
 
 func (e *emitter) emitExecutor(a application, x executor, claimed bool) {
 	lv := []string{a.ID, a.Name, x.ID}
+	// The executor's counters began when it was added (else with the
+	// application's attempt).
+	since := x.added()
+	if since.IsZero() && a.latest().StartTimeEpoch > 0 {
+		since = time.UnixMilli(a.latest().StartTimeEpoch)
+	}
 	if !claimed {
 		e.emit(sm.ExecutorCores, x.TotalCores, lv...)
 		e.emit(sm.ExecutorActiveTasks, x.ActiveTasks, lv...)
 		// REST totalDuration is Σ(finish − launch) and totalGCTime Σ JVM GC
 		// time over ended tasks: the event-log collector's run and gc.
-		e.emit(sm.ExecutorTaskTime, x.TotalGCTime/1e3, a.ID, a.Name, x.ID, "gc")
-		e.emit(sm.ExecutorTaskTime, x.TotalDuration/1e3, a.ID, a.Name, x.ID, "run")
-		e.emit(sm.ExecutorInputBytes, x.TotalInputBytes, lv...)
-		e.emit(sm.ExecutorShuffleReadBytes, x.TotalShuffleRead, lv...)
-		e.emit(sm.ExecutorShuffleWriteBytes, x.TotalShuffleWrite, lv...)
+		e.emitSince(sm.ExecutorTaskTime, since, x.TotalGCTime/1e3, a.ID, a.Name, x.ID, "gc")
+		e.emitSince(sm.ExecutorTaskTime, since, x.TotalDuration/1e3, a.ID, a.Name, x.ID, "run")
+		e.emitSince(sm.ExecutorInputBytes, since, x.TotalInputBytes, lv...)
+		e.emitSince(sm.ExecutorShuffleReadBytes, since, x.TotalShuffleRead, lv...)
+		e.emitSince(sm.ExecutorShuffleWriteBytes, since, x.TotalShuffleWrite, lv...)
 	}
 	e.emit(executorMaxTasks, x.MaxTasks, lv...)
-	e.emit(executorCompleted, x.CompletedTasks, lv...)
-	e.emit(executorFailed, x.FailedTasks, lv...)
+	e.emitSince(executorCompleted, since, x.CompletedTasks, lv...)
+	e.emitSince(executorFailed, since, x.FailedTasks, lv...)
 	e.emit(executorStorageUsed, x.MemoryUsed, lv...)
 	e.emit(executorStorageMax, x.MaxMemory, lv...)
 	e.emit(executorDiskUsed, x.DiskUsed, lv...)

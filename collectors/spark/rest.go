@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"time"
 )
 
 // application is an entry of /api/v1/applications.
@@ -53,6 +54,22 @@ type executor struct {
 	DiskUsed          float64            `json:"diskUsed"`
 	MaxMemory         float64            `json:"maxMemory"`
 	PeakMemoryMetrics map[string]float64 `json:"peakMemoryMetrics"`
+	// AddTime is when the executor was added, as Spark's REST API writes
+	// dates: 2023-04-27T13:47:33.745GMT.
+	AddTime string `json:"addTime"`
+}
+
+// restDate is the layout of the REST API's dates (JacksonMessageWriter's
+// yyyy-MM-dd'T'HH:mm:ss.SSS'GMT').
+const restDate = "2006-01-02T15:04:05.000GMT"
+
+// added is AddTime, or zero if absent or unreadable.
+func (x executor) added() time.Time {
+	t, err := time.Parse(restDate, x.AddTime)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
 }
 
 // stage is an entry of /api/v1/applications/<id>/stages?status=active.

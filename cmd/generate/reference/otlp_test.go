@@ -11,8 +11,9 @@ import (
 )
 
 // Every collector's metrics reach the OpenTelemetry Collector's OTLP
-// receiver with the unit of the metric schema.
-func TestAllCollectorsOverOTLPCarryUnits(t *testing.T) {
+// receiver with the unit of the metric schema, and counters with the time
+// their series began.
+func TestAllCollectorsOverOTLPCarryUnitsAndStartTimes(t *testing.T) {
 	rcv := exportertest.StartOTLPReceiver(t, "grpc")
 	exportertest.Start(t, allCollectors(), append(allCollectorsArgs(t),
 		"--otlp.endpoint="+rcv.Endpoint, "--otlp.insecure", "--otlp.interval=200ms")...)
@@ -46,6 +47,24 @@ func TestAllCollectorsOverOTLPCarryUnits(t *testing.T) {
 			t.Errorf("%s arrived with unit %q, want %q", name, got, unit)
 		}
 	}
+
+	// Start times, read by hand: logApp's event log starts the application
+	// at 1422981758277 ms; the Spark UI capture adds the driver of
+	// otherApp at 2023-04-27T13:47:33.745GMT.
+	for _, c := range []struct {
+		name  string
+		attrs map[string]string
+		want  int64
+	}{
+		{"spark_app_core_seconds_total", map[string]string{"app_id": logApp}, 1422981758277},
+		{"spark_executor_completed_tasks_total", map[string]string{"app_id": otherApp, "executor_id": "driver"}, 1682603253745},
+		{"spark_executor_task_time_seconds_total", map[string]string{"app_id": otherApp, "executor_id": "driver", "category": "run"}, 1682603253745},
+	} {
+		if got := startOf(t, ms[c.name], c.attrs); got.UnixMilli() != c.want {
+			t.Errorf("%s%v starts at %v, want %v", c.name, c.attrs, got, time.UnixMilli(c.want).UTC())
+		}
+	}
+
 	// Whatever else arrived carries its schema unit too, the stacks
 	// collector's included.
 	for name, m := range ms {
@@ -53,4 +72,24 @@ func TestAllCollectorsOverOTLPCarryUnits(t *testing.T) {
 			t.Errorf("%s arrived with unit %q, the schema says %q", name, m.Unit(), def.Unit)
 		}
 	}
+}
+
+// startOf is the start time of m's cumulative point with attrs.
+func startOf(t *testing.T, m pmetric.Metric, attrs map[string]string) time.Time {
+	t.Helper()
+	if m.Type() != pmetric.MetricTypeSum || m.Sum().AggregationTemporality() != pmetric.AggregationTemporalityCumulative {
+		t.Fatalf("%s is not a cumulative sum", m.Name())
+	}
+	dps := m.Sum().DataPoints()
+points:
+	for i := range dps.Len() {
+		for k, want := range attrs {
+			if v, ok := dps.At(i).Attributes().Get(k); !ok || v.AsString() != want {
+				continue points
+			}
+		}
+		return dps.At(i).StartTimestamp().AsTime()
+	}
+	t.Fatalf("no %s point with %v", m.Name(), attrs)
+	return time.Time{}
 }
