@@ -44,7 +44,7 @@ var uuidPattern = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89a
 // and an instance id made at start, the same in every push of the process.
 func TestOTLPDefaultResource(t *testing.T) {
 	rcv := exportertest.StartOTLPReceiver(t, "grpc")
-	exportertest.Start(t, answerCatalog(), "--otlp.endpoint="+rcv.Endpoint, "--otlp.insecure", "--otlp.interval=100ms")
+	exportertest.Start(t, answerCatalog(), "--otlp.endpoint="+rcv.Endpoint, "--otlp.insecure", "--otlp.interval=500ms")
 	first := resourceAttrs(rcv.WaitForPush(t, 10*time.Second, anyPush))
 	if first["service.name"] != "sparkglance" || first["service.version"] != exportertest.Version || first["host.name"] == "" {
 		t.Errorf("resource %v, want service.name=sparkglance, service.version=%s and host.name", first, exportertest.Version)
@@ -131,7 +131,7 @@ func TestOTLPFromEnvironment(t *testing.T) {
 func TestOTLPUnitsAndStartTimeOfOwnCounters(t *testing.T) {
 	rcv := exportertest.StartOTLPReceiver(t, "grpc")
 	before := time.Now()
-	exportertest.Start(t, answerCatalog(), "--otlp.endpoint="+rcv.Endpoint, "--otlp.insecure", "--otlp.interval=100ms")
+	exportertest.Start(t, answerCatalog(), "--otlp.endpoint="+rcv.Endpoint, "--otlp.insecure", "--otlp.interval=500ms")
 	after := time.Now()
 	md := rcv.WaitForPush(t, 10*time.Second, func(md pmetric.Metrics) bool {
 		m, ok := exportertest.PushedMetrics(md)["sparkglance_otlp_exports_total"]

@@ -1,7 +1,6 @@
 package eventlog
 
 import (
-	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -10,15 +9,11 @@ import (
 
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
-	"go.opentelemetry.io/collector/component"
-	"go.opentelemetry.io/collector/component/componenttest"
 	"go.opentelemetry.io/collector/consumer/consumertest"
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/pmetric"
-	"go.opentelemetry.io/collector/receiver/otlpreceiver"
-	"go.opentelemetry.io/collector/receiver/receivertest"
 
-	"github.com/sparkglance/sparkglance/internal/testkit"
+	"github.com/sparkglance/sparkglance/exporter/exportertest"
 )
 
 // The OpenTelemetry Collector's own OTLP receiver, in process, gets over
@@ -27,11 +22,11 @@ func TestOTLPReceiverGetsScrapedSeries(t *testing.T) {
 	for _, protocol := range []string{"grpc", "http/protobuf"} {
 		t.Run(strings.ReplaceAll(protocol, "/", "_"), func(t *testing.T) {
 			dir, _ := mainSetLogs(t)
-			endpoint := testkit.FreeLoopbackAddr(t)
-			sink := startOTLPReceiver(t, protocol, endpoint)
+			rcv := exportertest.StartOTLPReceiver(t, protocol)
+			endpoint, sink := rcv.Endpoint, rcv.Sink
 			exporterStart := time.Now()
 			base, w := startExporter(t, testConfig(dir),
-				"--otlp.endpoint="+endpoint, "--otlp.protocol="+protocol, "--otlp.insecure", "--otlp.interval=200ms")
+				"--otlp.endpoint="+endpoint, "--otlp.protocol="+protocol, "--otlp.insecure", "--otlp.interval=2s")
 			waitReady(t, w)
 			scraped := scrapedSparkSeries(t, httpGet(t, base+"/metrics"))
 			if len(scraped) < 100 {
@@ -134,28 +129,6 @@ func checkUnitsAndStartTimes(t *testing.T, md pmetric.Metrics, exporterStart tim
 	if got := startOf("sparkglance_eventlog_events_total", nil); got.Before(exporterStart) {
 		t.Errorf("sparkglance_eventlog_events_total starts at %v, before the exporter (%v)", got, exporterStart)
 	}
-}
-
-func startOTLPReceiver(t *testing.T, protocol, endpoint string) *consumertest.MetricsSink {
-	t.Helper()
-	f := otlpreceiver.NewFactory()
-	cfg := f.CreateDefaultConfig().(*otlpreceiver.Config)
-	if protocol == "grpc" {
-		cfg.Protocols.GRPC.GetOrInsertDefault().NetAddr.Endpoint = endpoint
-	} else {
-		cfg.Protocols.HTTP.GetOrInsertDefault().ServerConfig.NetAddr.Endpoint = endpoint
-	}
-	sink := new(consumertest.MetricsSink)
-	ctx := context.Background()
-	rcv, err := f.CreateMetrics(ctx, receivertest.NewNopSettings(component.MustNewType("otlp")), cfg, sink)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := rcv.Start(ctx, componenttest.NewNopHost()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = rcv.Shutdown(context.Background()) })
-	return sink
 }
 
 // seriesKey is name{label="value",…} with labels sorted.

@@ -16,7 +16,7 @@ import (
 func TestAllCollectorsOverOTLPCarryUnitsAndStartTimes(t *testing.T) {
 	rcv := exportertest.StartOTLPReceiver(t, "grpc")
 	exportertest.Start(t, allCollectors(), append(allCollectorsArgs(t),
-		"--otlp.endpoint="+rcv.Endpoint, "--otlp.insecure", "--otlp.interval=200ms")...)
+		"--otlp.endpoint="+rcv.Endpoint, "--otlp.insecure", "--otlp.interval=1s")...)
 	want := map[string]string{
 		// eventlog
 		"spark_app_core_seconds_total": "s", "spark_executor_spill_bytes_total": "By", "spark_app_tasks_total": "{task}",
