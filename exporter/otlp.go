@@ -462,7 +462,7 @@ func pushHint(err error, endpoint string, insecure bool, timeout time.Duration) 
 		return "the endpoint's TLS certificate is not trusted: check OTEL_EXPORTER_OTLP_CERTIFICATE or the system's CA certificates"
 	case has("no such host"):
 		return "the endpoint's host name does not resolve: check --otlp.endpoint"
-	case has("Unauthenticated", "401", "403", "PermissionDenied"):
+	case has("code = Unauthenticated", "code = PermissionDenied", " 401 Unauthorized", " 403 Forbidden"):
 		return "the endpoint refuses the credentials: check --otlp.headers"
 	case errors.Is(err, context.DeadlineExceeded) || has("deadline exceeded"):
 		return fmt.Sprintf("no answer within the push timeout (%s)", timeout)

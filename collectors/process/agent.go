@@ -37,8 +37,11 @@ type Agent struct {
 	prevHost hostCPU
 	prevTime time.Time
 	sampled  bool
-	lastErr  string // last sampling problem logged, to log each one once
-	statBuf  []byte // reused by every /proc/<pid>/stat read
+	// firstSample is when the node's energy counters began (the first
+	// sample); their created timestamp.
+	firstSample time.Time
+	lastErr     string // last sampling problem logged, to log each one once
+	statBuf     []byte // reused by every /proc/<pid>/stat read
 }
 
 // trackedProc is one live JVM; (pid, starttime) identifies it.
@@ -58,6 +61,9 @@ type seriesState struct {
 	energy     map[string]float64 // joules by power source
 	live       int                // tracked processes feeding this series
 	lastSeen   time.Time
+	// since is when the agent began the series (it counts CPU and energy
+	// from then on): the counters' created timestamp.
+	since time.Time
 }
 
 type nodeKey struct{ source, zone string }

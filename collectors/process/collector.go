@@ -3,6 +3,7 @@ package process
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -49,31 +50,39 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 // is done.
 func (c *Collector) Update(ctx context.Context, ch chan<- prometheus.Metric) error {
 	snap := c.Agent.Snapshot()
-	send := func(desc *prometheus.Desc, vt prometheus.ValueType, v float64, labels ...string) {
+	// since is a counter's created timestamp, when the agent began it (the
+	// OTLP push's start time); gauges pass the zero time.
+	send := func(desc *prometheus.Desc, vt prometheus.ValueType, since time.Time, v float64, labels ...string) {
 		// Ids parsed from JVM command lines, cgroup paths and the CPU model
 		// are bytes as the kernel holds them, not necessarily UTF-8.
-		m, err := prometheus.NewConstMetric(desc, vt, v, exporter.LabelValues(labels)...)
+		var m prometheus.Metric
+		var err error
+		if vt == prometheus.CounterValue && !since.IsZero() {
+			m, err = prometheus.NewConstMetricWithCreatedTimestamp(desc, vt, v, since, exporter.LabelValues(labels)...)
+		} else {
+			m, err = prometheus.NewConstMetric(desc, vt, v, exporter.LabelValues(labels)...)
+		}
 		if err != nil {
 			m = prometheus.NewInvalidMetric(desc, err)
 		}
 		ch <- m
 	}
-	send(tdpDesc, prometheus.GaugeValue, snap.TDP.Watts, snap.TDP.CPUModel, snap.TDP.Source)
+	send(tdpDesc, prometheus.GaugeValue, time.Time{}, snap.TDP.Watts, snap.TDP.CPUModel, snap.TDP.Source)
 	for _, d := range snap.Discovered {
-		send(discoveredDesc, prometheus.GaugeValue, float64(d.Count), d.Framework, d.Role)
+		send(discoveredDesc, prometheus.GaugeValue, time.Time{}, float64(d.Count), d.Framework, d.Role)
 	}
 	for _, n := range snap.Node {
-		send(nodeEnergyDesc, prometheus.CounterValue, n.Joules, n.Source, n.Zone)
+		send(nodeEnergyDesc, prometheus.CounterValue, snap.Since, n.Joules, n.Source, n.Zone)
 	}
 	for _, s := range snap.Series {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		l := []string{s.AppID, s.ExecutorID, s.Role, s.Framework, s.PodUID, s.ContainerID}
-		send(cpuSecondsDesc, prometheus.CounterValue, s.CPUSeconds, l...)
-		send(cpuLoadDesc, prometheus.GaugeValue, s.Load, l...)
+		send(cpuSecondsDesc, prometheus.CounterValue, s.Since, s.CPUSeconds, l...)
+		send(cpuLoadDesc, prometheus.GaugeValue, time.Time{}, s.Load, l...)
 		for source, j := range s.EnergyJoules {
-			send(executorEnergyDesc, prometheus.CounterValue, j, append(l, source)...)
+			send(executorEnergyDesc, prometheus.CounterValue, s.Since, j, append(l, source)...)
 		}
 	}
 	return nil

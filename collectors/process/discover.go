@@ -43,7 +43,7 @@ func (a *Agent) track(j discovery.JVM, now time.Time) {
 	}
 	s := a.series[j.Identity]
 	if s == nil {
-		s = &seriesState{id: j.Identity, energy: map[string]float64{}}
+		s = &seriesState{id: j.Identity, energy: map[string]float64{}, since: now}
 		a.series[j.Identity] = s
 	}
 	s.placement = j.Placement

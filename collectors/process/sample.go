@@ -32,7 +32,7 @@ func (a *Agent) Sample(now time.Time) error {
 	}
 	deltas := a.readProcesses(now)
 	if !a.sampled {
-		a.prevHost, a.prevTime, a.sampled = host, now, true
+		a.prevHost, a.prevTime, a.sampled, a.firstSample = host, now, true, now
 		return nil
 	}
 	a.account(deltas, host, raplJ, now.Sub(a.prevTime).Seconds())

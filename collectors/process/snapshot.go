@@ -12,9 +12,11 @@ import (
 // Snapshot is a deep copy of the model at the last sample, for a reader
 // that must not hold the agent's lock.
 type Snapshot struct {
-	Time        time.Time // the last sample; zero before the first
-	Sampled     bool      // at least one Sample has run
-	PowerSource string    // SourceRAPL or SourceTDP
+	Time time.Time // the last sample; zero before the first
+	// Since is the first sample, when the node's energy counters began.
+	Since       time.Time
+	Sampled     bool   // at least one Sample has run
+	PowerSource string // SourceRAPL or SourceTDP
 	TDP         TDPInfo
 	Series      []SeriesSnapshot    // sorted by Identity
 	Node        []NodeEnergy        // sorted by source, zone
@@ -29,6 +31,8 @@ type SeriesSnapshot struct {
 	Load         float64            // last period; 0 once every process exited
 	EnergyJoules map[string]float64 // by power source
 	Live         int                // processes still running
+	// Since is when the agent began the series' counters.
+	Since time.Time
 }
 
 // NodeEnergy is the node's cumulative energy in one zone. For RAPL, zone
@@ -49,7 +53,7 @@ func (a *Agent) Snapshot() Snapshot {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	snap := Snapshot{
-		Time: a.prevTime, Sampled: a.sampled, PowerSource: a.PowerSource(), TDP: a.tdp,
+		Time: a.prevTime, Since: a.firstSample, Sampled: a.sampled, PowerSource: a.PowerSource(), TDP: a.tdp,
 		Series: make([]SeriesSnapshot, 0, len(a.series)),
 		Node:   make([]NodeEnergy, 0, len(a.node)),
 	}
@@ -57,7 +61,7 @@ func (a *Agent) Snapshot() Snapshot {
 		snap.Series = append(snap.Series, SeriesSnapshot{
 			Identity: s.id, Placement: s.placement,
 			CPUSeconds: s.cpuSeconds, Load: s.load,
-			EnergyJoules: maps.Clone(s.energy), Live: s.live,
+			EnergyJoules: maps.Clone(s.energy), Live: s.live, Since: s.since,
 		})
 	}
 	slices.SortFunc(snap.Series, func(x, y SeriesSnapshot) int {

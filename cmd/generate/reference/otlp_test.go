@@ -15,6 +15,7 @@ import (
 // their series began.
 func TestAllCollectorsOverOTLPCarryUnitsAndStartTimes(t *testing.T) {
 	rcv := exportertest.StartOTLPReceiver(t, "grpc")
+	before := time.Now()
 	exportertest.Start(t, allCollectors(), append(allCollectorsArgs(t),
 		"--otlp.endpoint="+rcv.Endpoint, "--otlp.insecure", "--otlp.interval=1s")...)
 	want := map[string]string{
@@ -62,6 +63,21 @@ func TestAllCollectorsOverOTLPCarryUnitsAndStartTimes(t *testing.T) {
 	} {
 		if got := startOf(t, ms[c.name], c.attrs); got.UnixMilli() != c.want {
 			t.Errorf("%s%v starts at %v, want %v", c.name, c.attrs, got, time.UnixMilli(c.want).UTC())
+		}
+	}
+
+	// The node agent's counters began when it first saw the executor, or
+	// sampled the node: after the exporter started, not at the epoch.
+	pushed := time.Now()
+	for _, c := range []struct {
+		name  string
+		attrs map[string]string
+	}{
+		{"spark_process_cpu_seconds_total", nil},
+		{"spark_node_energy_joules_total", nil},
+	} {
+		if got := startOf(t, ms[c.name], c.attrs); got.Before(before.Truncate(time.Millisecond)) || got.After(pushed) {
+			t.Errorf("%s starts at %v, want when the agent began it, within [%v, %v]", c.name, got, before, pushed)
 		}
 	}
 
