@@ -51,8 +51,10 @@ and ` + "`_total`" + `) must be configured not to add them twice.
 
 A cumulative point's start time is when its series began: the application's
 start for per-application counters, the executor's addition for per-executor
-ones (event-log collector), the exporter's start for the exporter's own and
-for counters whose beginning is not known. A backend that turns cumulative
+ones (event-log and spark collectors), when the node agent began tracking the
+executor or sampling the node for its CPU and energy counters (process
+collector), the exporter's start for the exporter's own and for counters whose
+beginning is not known (the stacks collector's, Spark's metrics system's). A backend that turns cumulative
 into delta points therefore counts an application's whole history once, however late
 the exporter saw it. (Prometheus' text format does not show these created timestamps;
 the protobuf format carries them.)
