@@ -294,8 +294,12 @@ func newOTLPExporter(ctx context.Context, c OTLPConfig) (sdkmetric.Exporter, err
 	// and an option would override them.
 	timeout := c.timeout()
 	compression := c.compression()
+	// No retries within a push: the SDK's would back off until the timeout,
+	// hiding a refused connection that long, while the next push, one
+	// interval later, carries every counter's cumulative value anyway.
 	if protocol == ProtocolGRPC {
-		opts := []otlpmetricgrpc.Option{otlpmetricgrpc.WithTimeout(timeout)}
+		opts := []otlpmetricgrpc.Option{otlpmetricgrpc.WithTimeout(timeout),
+			otlpmetricgrpc.WithRetry(otlpmetricgrpc.RetryConfig{Enabled: false})}
 		if hostPort != "" {
 			opts = append(opts, otlpmetricgrpc.WithEndpoint(hostPort))
 		}
@@ -312,7 +316,8 @@ func newOTLPExporter(ctx context.Context, c OTLPConfig) (sdkmetric.Exporter, err
 		}
 		return otlpmetricgrpc.New(ctx, opts...)
 	}
-	opts := []otlpmetrichttp.Option{otlpmetrichttp.WithTimeout(timeout)}
+	opts := []otlpmetrichttp.Option{otlpmetrichttp.WithTimeout(timeout),
+		otlpmetrichttp.WithRetry(otlpmetrichttp.RetryConfig{Enabled: false})}
 	if hostPort != "" {
 		opts = append(opts, otlpmetrichttp.WithEndpoint(hostPort))
 	}

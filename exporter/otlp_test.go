@@ -245,9 +245,13 @@ func TestOTLPUnreachableDoesNotBreakScrapes(t *testing.T) {
 	cat.Register("answer", true, exportertest.Fixed(answerCollector{}))
 	base := exportertest.Start(t, cat, "--otlp.endpoint="+testkit.FreeLoopbackAddr(t), "--otlp.insecure",
 		"--otlp.interval=100ms", "--otlp.timeout=300ms").URL
-	time.Sleep(400 * time.Millisecond) // a few failed pushes
+	// Scrapes while pushes fail, until some have failed.
+	testkit.PollGet(base+"/metrics", 10*time.Second, 20*time.Millisecond, func(body string) bool {
+		return !strings.Contains(body, `sparkglance_otlp_exports_total{result="failure"} 0`)
+	})
 	status, body := testkit.HTTPGet(t, nil, base+"/metrics", nil)
-	if status != http.StatusOK || !strings.Contains(body, `sparkglance_scrape_collector_success{collector="answer"} 1`) {
+	if status != http.StatusOK || !strings.Contains(body, `sparkglance_scrape_collector_success{collector="answer"} 1`) ||
+		strings.Contains(body, `sparkglance_otlp_exports_total{result="failure"} 0`) {
 		t.Errorf("scrape with a dead OTLP receiver: status %d\n%s", status, body)
 	}
 }
