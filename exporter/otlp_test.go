@@ -229,12 +229,27 @@ func TestOTLPFlagsAreValidated(t *testing.T) {
 		{"--otlp.endpoint=ftp://collector:4317"},
 		{"--otlp.endpoint=http://"},
 		{"--otlp.endpoint=127.0.0.1:4317", "--otlp.interval=0s"},
+		{"--otlp.endpoint=127.0.0.1:4317", "--otlp.resource-attributes=team"},
+		{"--otlp.endpoint=127.0.0.1:4317", "--otlp.resource-attributes=team=%zz"},
 	} {
 		cat := exporter.NewCatalog()
 		cfg := exportertest.ParseConfig(t, cat, args...)
 		if _, err := exporter.New(*cfg, cat, discard); err == nil {
 			t.Errorf("%q: New accepted it", args)
 		}
+	}
+	// The environment's settings are checked as the flags are, and the
+	// error names the variable.
+	t.Setenv("OTEL_EXPORTER_OTLP_PROTOCOL", "http/json")
+	cat := exporter.NewCatalog()
+	cfg := exportertest.ParseConfig(t, cat, "--otlp.endpoint=127.0.0.1:4317")
+	if _, err := exporter.New(*cfg, cat, discard); err == nil || !strings.Contains(err.Error(), "OTEL_EXPORTER_OTLP_PROTOCOL") {
+		t.Errorf("OTEL_EXPORTER_OTLP_PROTOCOL=http/json: New said %v, want an error naming the variable", err)
+	}
+	// The flag wins over it.
+	cfg = exportertest.ParseConfig(t, cat, "--otlp.endpoint=127.0.0.1:4317", "--otlp.protocol=grpc")
+	if _, err := exporter.New(*cfg, cat, discard); err != nil {
+		t.Errorf("--otlp.protocol=grpc with OTEL_EXPORTER_OTLP_PROTOCOL=http/json: %v", err)
 	}
 }
 
