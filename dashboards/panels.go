@@ -20,7 +20,7 @@ import (
 // Variables every dashboard query may use; tests substitute them.
 const (
 	// VarDatasource is the Prometheus data source. It is named as the
-	// data-source input of a grafana.com import (see Inputs), whose
+	// data-source input of a grafana.com import (see forImport), whose
 	// importer replaces ${DS_PROMETHEUS} by the data source picked; file
 	// provisioning, which knows no inputs, resolves it as this variable.
 	VarDatasource = "DS_PROMETHEUS"

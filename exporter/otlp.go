@@ -247,13 +247,13 @@ func (p *otlpPush) Shutdown(ctx context.Context) error {
 // returned push is shut down (which pushes once more). The push at start
 // makes a wrong endpoint show in the log right away.
 func startOTLP(ctx context.Context, c OTLPConfig, version string, g prometheus.Gatherer, stats *otlpStats, logger *slog.Logger) (*otlpPush, error) {
-	exp, err := newOTLPExporter(ctx, c)
-	if err != nil {
-		return nil, fmt.Errorf("OTLP exporter: %w", err)
-	}
 	res, err := otlpResource(ctx, c, version)
 	if err != nil {
 		return nil, err
+	}
+	exp, err := newOTLPExporter(ctx, c)
+	if err != nil {
+		return nil, fmt.Errorf("OTLP exporter: %w", err)
 	}
 	// The SDK reports what it cannot hand to a caller here, e.g. a gather
 	// that failed for some families (the others are still pushed).
