@@ -264,3 +264,37 @@ func TestParseJVMSize(t *testing.T) {
 		}
 	}
 }
+
+// The text report of the chain: driver versus stage time, the critical
+// path with its stages, one row per executor count.
+func TestWriteTextWhatIf(t *testing.T) {
+	lines := wiLog(4, 2, 9000,
+		[]wiStageRun{
+			{id: 0, sub: 0, done: 1000, tasks: waves(8, 8, 0, 1000, 0)},
+			{id: 1, parents: []int{0}, sub: 1000, done: 2000, tasks: waves(16, 8, 1000, 500, 0)},
+		},
+		[]wiStageRun{{id: 2, sub: 4000, done: 7000, tasks: waves(1, 8, 4000, 3000, 0)}},
+	)
+	var out strings.Builder
+	if err := WriteText(&out, analyzeLines(t, lines, DefaultConfig())); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"What if (the tasks replayed on other executor counts; today 4 executors × 2 cores at most)\n",
+		"  wall 9.0s = driver 4.0s (no stage running) + stages 5.0s\n",
+		"critical path 8.5s (the wall time with unlimited executors; stages 4.5s of it), 3 stage attempts: 0.0 1.0s, 1.0 500ms, 2.0 3.0s\n",
+		// 1 executor: 15 s × 2 cores; 4: 9 s × 8 cores.
+		"         1        15s      +67%        0.01\n",
+		"         4=      9.0s       +0%        0.02\n",
+		"ideal: 4 executors, the fewest predicted within 10% of today's wall time, saving 0.00 core-hours\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("missing %q in\n%s", want, out.String())
+		}
+	}
+	// A hand-built report with an empty what-if prints without panicking.
+	out.Reset()
+	if err := WriteText(&out, Report{WhatIf: &WhatIf{Predictions: []Prediction{{}}}}); err != nil || !strings.Contains(out.String(), "What if") {
+		t.Errorf("%v\n%s", err, out.String())
+	}
+}
