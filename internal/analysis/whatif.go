@@ -43,6 +43,10 @@ type WhatIf struct {
 	IdealExecutors int     `json:"idealExecutors"`
 	CoreHoursSaved float64 `json:"coreHoursSaved"`
 	Tolerance      float64 `json:"tolerance"`
+	// AsOf is the log time (epoch ms) the what-if reflects: a running
+	// application's is replayed again after each minute of its log, not
+	// at every snapshot.
+	AsOf int64 `json:"asOf"`
 }
 
 // CriticalPath is the longest chain of stage attempts through the stage
@@ -89,16 +93,44 @@ type wiCache struct {
 	// critical is the infinite-executor replay, its WallMs the epoch ms
 	// at which it ends.
 	critical *CriticalPath
+	// last is the latest result, kept for a running application's
+	// snapshots within whatIfLiveEveryMs of it.
+	last *WhatIf
+}
+
+// whatIfLiveEveryMs is how much log time passes before a running
+// application's what-if is replayed again: a big application's replay
+// costs about a second per million tasks, and snapshots come every 200 ms.
+const whatIfLiveEveryMs = 60_000
+
+func (w *WhatIf) clone() *WhatIf {
+	c := *w
+	c.Predictions = slices.Clone(w.Predictions)
+	c.CriticalPath.Stages = slices.Clone(w.CriticalPath.Stages)
+	return &c
 }
 
 func (a *App) whatIf(r *Report) *WhatIf {
+	if last := a.deep.cache.last; last != nil && !a.ended && r.LastEventTime-last.AsOf < whatIfLiveEveryMs && r.LastEventTime >= last.AsOf {
+		return last.clone()
+	}
+	w := a.replayWhatIf(r)
+	a.deep.cache.last = nil
+	if w != nil {
+		w.AsOf = r.LastEventTime
+		a.deep.cache.last = w.clone()
+	}
+	return w
+}
+
+func (a *App) replayWhatIf(r *Report) *WhatIf {
 	peak, cores, local := a.whatIfShape(r.End)
 	if peak <= 0 || cores <= 0 {
 		return nil
 	}
 	c := &a.deep.cache
 	if c.g == nil || c.version != a.deep.version || c.start != r.Start {
-		*c = wiCache{version: a.deep.version, start: r.Start, g: a.buildWIGraph(r), ends: map[int]int64{}}
+		*c = wiCache{version: a.deep.version, start: r.Start, g: a.buildWIGraph(r), ends: map[int]int64{}, last: c.last}
 	}
 	g := c.g
 	if len(g.nodes) == 0 {
@@ -367,17 +399,46 @@ type wiEvent struct {
 	node int32
 }
 
+// wiEvents is a min-heap of events by time, written out rather than
+// through container/heap: the replay pushes and pops two events per task
+// for every executor count it tries.
 type wiEvents []wiEvent
 
-func (h wiEvents) Len() int           { return len(h) }
-func (h wiEvents) Less(i, j int) bool { return h[i].t < h[j].t }
-func (h wiEvents) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *wiEvents) Push(x any)        { *h = append(*h, x.(wiEvent)) }
-func (h *wiEvents) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+func (h *wiEvents) push(e wiEvent) {
+	*h = append(*h, e)
+	q := *h
+	for i := len(q) - 1; i > 0; {
+		p := (i - 1) / 2
+		if q[p].t <= q[i].t {
+			break
+		}
+		q[p], q[i] = q[i], q[p]
+		i = p
+	}
+}
+
+func (h *wiEvents) pop() wiEvent {
+	q := *h
+	top := q[0]
+	n := len(q) - 1
+	q[0] = q[n]
+	q = q[:n]
+	for i := 0; ; {
+		l, small := 2*i+1, i
+		if l < n && q[l].t < q[small].t {
+			small = l
+		}
+		if r := l + 1; r < n && q[r].t < q[small].t {
+			small = r
+		}
+		if small == i {
+			break
+		}
+		q[i], q[small] = q[small], q[i]
+		i = small
+	}
+	*h = q
+	return top
 }
 
 // wiReady is the stage attempts with tasks left to launch, by Spark's FIFO
@@ -415,7 +476,7 @@ func (g *wiGraph) simulate(slots int, start int64) (end int64, waitedFor []int32
 	next := make([]int32, n)
 	simEnd := make([]int64, n)
 	waitedFor = make([]int32, n)
-	events := &wiEvents{}
+	events := make(wiEvents, 0, 64)
 	ready := &wiReady{g: g}
 	readyAt := func(i int32) {
 		nd := &g.nodes[i]
@@ -426,7 +487,7 @@ func (g *wiGraph) simulate(slots int, start int64) (end int64, waitedFor []int32
 			}
 		}
 		waitedFor[i] = last
-		heap.Push(events, wiEvent{t + nd.lag + nd.head, evReady, i})
+		events.push(wiEvent{t + nd.lag + nd.head, evReady, i})
 	}
 	for i := range g.nodes {
 		pending[i] = int32(len(g.nodes[i].preds))
@@ -436,15 +497,15 @@ func (g *wiGraph) simulate(slots int, start int64) (end int64, waitedFor []int32
 	}
 	end = start
 	last := int32(-1)
-	for events.Len() > 0 {
-		t := (*events)[0].t
-		for events.Len() > 0 && (*events)[0].t == t {
-			ev := heap.Pop(events).(wiEvent)
+	for len(events) > 0 {
+		t := events[0].t
+		for len(events) > 0 && events[0].t == t {
+			ev := events.pop()
 			nd := &g.nodes[ev.node]
 			switch ev.kind {
 			case evReady:
 				if len(nd.buckets) == 0 {
-					heap.Push(events, wiEvent{t + nd.tail, evDone, ev.node})
+					events.push(wiEvent{t + nd.tail, evDone, ev.node})
 					continue
 				}
 				left[ev.node] = int32(len(nd.buckets))
@@ -454,7 +515,7 @@ func (g *wiGraph) simulate(slots int, start int64) (end int64, waitedFor []int32
 					free++
 				}
 				if left[ev.node]--; left[ev.node] == 0 {
-					heap.Push(events, wiEvent{t + nd.tail, evDone, ev.node})
+					events.push(wiEvent{t + nd.tail, evDone, ev.node})
 				}
 			case evDone:
 				simEnd[ev.node] = t
@@ -473,7 +534,7 @@ func (g *wiGraph) simulate(slots int, start int64) (end int64, waitedFor []int32
 		for free > 0 && ready.Len() > 0 {
 			i := ready.nodes[0]
 			nd := &g.nodes[i]
-			heap.Push(events, wiEvent{t + int64(nd.buckets[next[i]]), evTaskDone, i})
+			events.push(wiEvent{t + int64(nd.buckets[next[i]]), evTaskDone, i})
 			free--
 			if next[i]++; int(next[i]) == len(nd.buckets) {
 				heap.Pop(ready)

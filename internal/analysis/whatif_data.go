@@ -32,6 +32,11 @@ type deeper struct {
 	// that waited for its first task while slots were free waited for the
 	// scheduler, not for other stages' tasks.
 	freeMs, freeAt int64
+	// slots caches the task slots of the executors alive, recounted after
+	// an executor event or a new most-tasks-at-once (local[*]).
+	slots               int
+	slotsStale          bool
+	slotsForMostRunning int
 
 	cache wiCache
 }
@@ -87,6 +92,8 @@ func (a *App) noteStageInfo(info *sparklog.StageInfo) {
 func (a *App) observeDeeper(ev sparklog.Event) {
 	d := &a.deep
 	switch e := ev.(type) {
+	case *sparklog.ExecutorAdded, *sparklog.ExecutorRemoved, *sparklog.EnvironmentUpdate:
+		d.slotsStale = true // counted at the next task event, after the App has applied this one
 	case *sparklog.ApplicationStart:
 		a.noteFreeSlots(e.Timestamp)
 	case *sparklog.JobStart:
@@ -155,9 +162,13 @@ func (a *App) noteFreeSlots(t int64) {
 	if t <= 0 || !a.plausible(t) {
 		return
 	}
+	if d.slotsStale || d.slotsForMostRunning != a.maxRunning {
+		d.slots = a.availableCoresNow() / max(a.cpusPerTask, 1)
+		d.slotsStale, d.slotsForMostRunning = false, a.maxRunning
+	}
 	// No task running counts as free even with no slot known yet (local[*]
 	// before its first task, executors still starting).
-	if n := len(a.running); t > d.freeAt && d.freeAt > 0 && (n == 0 || n < a.availableCoresNow()/max(a.cpusPerTask, 1)) {
+	if n := len(a.running); t > d.freeAt && d.freeAt > 0 && (n == 0 || n < d.slots) {
 		d.freeMs += t - d.freeAt
 	}
 	d.freeAt = max(d.freeAt, t)

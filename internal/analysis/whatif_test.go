@@ -298,3 +298,34 @@ func TestWriteTextWhatIf(t *testing.T) {
 		t.Errorf("%v\n%s", err, out.String())
 	}
 }
+
+// A running application's what-if is replayed again only after a minute
+// of its log time, and at once when it ends.
+func TestWhatIfLiveThrottle(t *testing.T) {
+	lines := wiLog(4, 2, 200000,
+		[]wiStageRun{{id: 0, sub: 0, done: 1000, tasks: waves(8, 8, 0, 1000, 0)}},
+		[]wiStageRun{{id: 1, sub: 30000, done: 31000, tasks: waves(8, 8, 30000, 1000, 0)}},
+		[]wiStageRun{{id: 2, sub: 90000, done: 91000, tasks: waves(8, 8, 90000, 1000, 0)}},
+	)
+	a := New(DefaultConfig())
+	stagesAt := map[int64]int{} // log time (after wiBase) → critical-path stage attempts then
+	for _, l := range lines {
+		ev := mustDecode(t, l)
+		a.Add(ev)
+		if strings.Contains(l, `"SparkListenerJobEnd"`) {
+			r := a.Report()
+			stagesAt[r.LastEventTime-wiBase] = r.WhatIf.CriticalPath.StageCount
+			if r.WhatIf.AsOf > r.LastEventTime || r.LastEventTime-r.WhatIf.AsOf >= whatIfLiveEveryMs {
+				t.Errorf("at %d the what-if is as of %d", r.LastEventTime, r.WhatIf.AsOf)
+			}
+		}
+	}
+	// At 31 s the replay of 1 s is less than a minute old: still one stage.
+	// At 91 s it is 90 s old: replayed, three stages.
+	if want := map[int64]int{1000: 1, 31000: 1, 91000: 3}; fmt.Sprint(stagesAt) != fmt.Sprint(want) {
+		t.Errorf("critical-path stages by log time %v, want %v", stagesAt, want)
+	}
+	if w := a.Report().WhatIf; w.AsOf != wiBase+200000 || w.CriticalPath.StageCount != 3 || w.WallMs != 200000 {
+		t.Errorf("after the end: %+v", w)
+	}
+}
