@@ -417,6 +417,9 @@ func findingSubject(f Finding) string {
 	if op := strings.TrimSpace(f.Operator); op != "" {
 		place = strings.TrimSpace(place + " (" + op + ")")
 	}
+	if place == "" {
+		return "whole application"
+	}
 	return place
 }
 
