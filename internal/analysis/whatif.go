@@ -288,6 +288,9 @@ func (a *App) buildWIGraph(r *Report) *wiGraph {
 			end = s.lastFinish // still running: counted to its last task's end
 		}
 		end = max(end, sub, s.lastFinish)
+		if !a.plausible(sub) || !a.plausible(end) || end-sub > maxTaskSpanMs {
+			continue // a broken clock: no time to replay
+		}
 		tail := end - sub
 		if s.tasks > 0 {
 			tail = end - s.lastFinish
