@@ -50,6 +50,8 @@ type App struct {
 
 	sql *sqlops.Model // SQL executions, plans and their accumulators
 
+	deep deeper // the what-if replay's and the retry and driver findings' inputs
+
 	pos          sparklog.Position // where the event being added was read (zero when unknown)
 	problems     []Problem         // the first maxProblems
 	problemCount int64
@@ -155,6 +157,7 @@ func (a *App) Add(ev sparklog.Event) { a.AddAt(sparklog.Position{}, ev) }
 // AddAt is Add for an event read at pos, which the problems it causes name.
 func (a *App) AddAt(pos sparklog.Position, ev sparklog.Event) {
 	a.pos = pos
+	a.observeDeeper(ev)
 	switch e := ev.(type) {
 	case *sparklog.LogStart:
 		a.sparkVersion = e.SparkVersion

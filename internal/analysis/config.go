@@ -64,6 +64,20 @@ type Thresholds struct {
 	// whose tasks ran for less than this in total (ratios of tiny numbers
 	// are noise).
 	MinStageRunTime time.Duration
+	// ExecutorCountTolerance is how much slower than today the what-if's
+	// ideal executor count may be predicted to run (a share of the wall
+	// time); ExecutorCountOversized: executor_count_oversized when that
+	// count is at most this share of today's peak.
+	ExecutorCountTolerance float64
+	ExecutorCountOversized float64
+	// StageRetriesMinLost: stage_retries when the task time lost to a
+	// stage's failed attempts and fetch failures is at least this.
+	StageRetriesMinLost time.Duration
+	// DriverHeapShare, DriverGCShare: driver_memory_pressure when the
+	// driver's peak heap reaches this share of its maximum, or its GC time
+	// this share of the application's wall time.
+	DriverHeapShare float64
+	DriverGCShare   float64
 }
 
 // DefaultConfig returns 10 s intervals and the default finding thresholds.
@@ -95,5 +109,11 @@ func DefaultThresholds() Thresholds {
 		IdleShare:             0.2,
 		IdleFor:               5 * time.Minute,
 		MinStageRunTime:       10 * time.Second,
+
+		ExecutorCountTolerance: 0.1,
+		ExecutorCountOversized: 0.5,
+		StageRetriesMinLost:    10 * time.Second,
+		DriverHeapShare:        0.9,
+		DriverGCShare:          0.1,
 	}
 }

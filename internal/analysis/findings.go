@@ -170,6 +170,24 @@ var findingRules = []FindingRule{
 			}, func(iv *Interval) float64 { return iv.TaskSeconds })
 		},
 	},
+	{
+		Kind:       KindStageRetries,
+		Thresholds: []Threshold{thStageRetriesMinLost},
+		Advice:     "A stage ran again after failed attempts (fetch failures: shuffle output lost with its executor), and their task time was lost: look for executors lost to memory limits or preemption, and enable the external shuffle service or decommissioning so shuffle files outlive executors.",
+		checkApp:   checkStageRetries,
+	},
+	{
+		Kind:       KindDriverMemoryPressure,
+		Thresholds: []Threshold{thDriverHeapShare, thDriverGCShare},
+		Advice:     "The driver's heap came close to spark.driver.memory or it spent much time in GC: raise spark.driver.memory, or collect less to the driver (collect/toPandas, big broadcasts, many tasks' results and accumulators).",
+		checkApp:   checkDriverMemory,
+	},
+	{
+		Kind:       KindExecutorCountOversized,
+		Thresholds: []Threshold{thExecutorCountTolerance, thExecutorCountOversized},
+		Advice:     "Replaying the tasks on fewer executors predicts about the same wall time: the extra executors mostly waited (too few tasks, the driver, or a long critical path); lower spark.executor.instances or spark.dynamicAllocation.maxExecutors to the ideal count.",
+		checkApp:   checkExecutorCount,
+	},
 }
 
 // longEnough keeps gc_pressure and shuffle_wait quiet on stages whose tasks

@@ -36,6 +36,14 @@ type Report struct {
 	// SQL lists the SQL executions with their operators' metrics.
 	SQL    []sqlops.Execution `json:"sql"`
 	Totals Totals             `json:"totals"`
+	// WhatIf predicts the wall time with other executor counts and gives
+	// the critical path; nil when no stage ran.
+	WhatIf *WhatIf `json:"whatIf,omitempty"`
+	// StageRetries lists the stages that ran more than one attempt or hit
+	// fetch failures.
+	StageRetries []StageRetries `json:"stageRetries"`
+	// Driver is the driver JVM's memory and GC, when the log tells them.
+	Driver *DriverMemory `json:"driver,omitempty"`
 	// UnplacedTasks counts task ends whose times could not be placed on the
 	// timeline (no launch time, or a span over 31 days).
 	UnplacedTasks int64 `json:"unplacedTasks"`
@@ -106,6 +114,9 @@ func (a *App) Report() Report {
 	r.Stages = a.reportStages()
 	r.Executors = a.reportExecutors(max(end-a.start, 0)) // an end before the start (broken clock) is no negative run time
 	r.SQL = a.sql.Executions()
+	r.WhatIf = a.whatIf(&r)
+	r.StageRetries = a.stageRetries()
+	r.Driver = a.driverMemory()
 	r.Findings = a.findings(&r)
 	r.Findings = append(r.Findings, sqlFindings(r.SQL, a.cfg.SQLThresholds)...)
 	return r

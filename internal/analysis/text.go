@@ -16,7 +16,8 @@ const maxChartRows = 60
 
 // WriteText prints a readable summary: the efficiency timeline as a text
 // chart (intervals bucketed to at most 60 rows, runs of identical rows
-// collapsed, spill per executor), the longest stages, the findings grouped
+// collapsed, spill per executor), the longest stages, the what-if
+// (predicted wall time per executor count, critical path), the findings grouped
 // by kind and operator with their advice, and the analysis problems.
 //
 // It takes any Report, also one built by hand: no value makes it panic.
@@ -55,6 +56,7 @@ func WriteText(w io.Writer, r Report) error {
 	}
 	writeChart(bw, r)
 	writeWorstStages(bw, r)
+	writeWhatIf(bw, r.WhatIf)
 	writeFindings(bw, r.Findings)
 	writeProblems(bw, r)
 	return bw.Flush()
@@ -414,6 +416,9 @@ func findingSubject(f Finding) string {
 	place := findingPlace(f)
 	if op := strings.TrimSpace(f.Operator); op != "" {
 		place = strings.TrimSpace(place + " (" + op + ")")
+	}
+	if place == "" {
+		return "whole application"
 	}
 	return place
 }

@@ -657,9 +657,31 @@
       ["Storage memory", e => e.maxMemory, e => bytes(e.maxMemory)],
       ["Added", e => e.addTime || 0, e => (e.addTime ? esc(since(doc, e.addTime / 1000).split(" · ")[0]) : "–")],
     ], "", e => JSON.stringify(e) + "@" + doc.start);
+    renderWhatIf(doc);
     renderSQL(doc);
     renderProblems(doc);
     markStageRow();
+  }
+  // The what-if: the analysis' replay of the tasks on other executor
+  // counts, its critical path and the driver's share of the wall time.
+  function renderWhatIf(doc) {
+    const el = document.getElementById("whatif"), w = doc.whatIf;
+    if (!w) { el.innerHTML = ""; return; }
+    const today = (w.predictions || []).find(p => p.executors === w.executors);
+    const cp = w.criticalPath || {};
+    const note = `Wall time ${dur(w.wallMs)}: the driver alone ${dur(w.driverMs)} (no stage running), stages ${dur(w.executorMs)}. ` +
+      `Critical path ${dur(cp.wallMs)} (${num(cp.stageCount)} stage attempts): the wall time even with unlimited executors. ` +
+      `Today ${num(w.executors)} executors × ${num(w.coresPerExecutor)} cores at most${w.local ? " (local mode: the driver)" : ""}; ` +
+      `ideal ${num(w.idealExecutors)}, the fewest predicted within ${pct(w.tolerance)} of today, saving ${num(Math.max(w.coreHoursSaved, 0), 2)} core-hours.`;
+    const rows = (w.predictions || []).map(p => Object.assign({ __key: String(p.executors) }, p));
+    const mark = p => (p.executors === w.executors ? " (today)" : p.executors === w.idealExecutors ? " (ideal)" : "");
+    table(el, "What if: executor count", rows, [
+      ["Executors", p => p.executors, p => esc(num(p.executors) + mark(p))],
+      ["× today", p => p.factor, p => num(p.factor, 2)],
+      ["Predicted wall time", p => p.wallMs, p => dur(p.wallMs)],
+      ["vs today", p => (today ? p.wallMs / today.wallMs - 1 : 0), p => (today && today.wallMs > 0 ? (p.wallMs >= today.wallMs ? "+" : "") + pct(p.wallMs / today.wallMs - 1) : "–")],
+      ["Core-hours", p => p.coreHours, p => num(p.coreHours, 2)],
+    ], esc(note), p => JSON.stringify(p) + "@" + w.executors + "/" + w.idealExecutors);
   }
   function markStageRow() {
     document.querySelectorAll("#stages tr.selected").forEach(r => r.classList.remove("selected"));

@@ -1,0 +1,584 @@
+package analysis
+
+import (
+	"cmp"
+	"container/heap"
+	"math"
+	"slices"
+)
+
+// WhatIf answers "what would more, or fewer, executors change?" from the
+// event log alone, the way Sparklens does: each stage attempt's task
+// durations are replayed on N executors × slots, tasks in index order onto
+// the earliest free slot, a stage starting when the stages it waited for
+// end, with the driver's time kept as it was. Times are milliseconds.
+//
+// The replay is a model: it keeps every gap the driver left between a
+// stage and the ones it waited for (its parents, the previous attempt, and
+// the last stage that ended before it was submitted, which orders jobs),
+// and each stage's time from its last task's end to its completion; it does
+// not model locality waits, executors that come and go, or tasks that would
+// run faster or slower on other hardware.
+type WhatIf struct {
+	WallMs     int64 `json:"wallMs"`     // the application's wall time
+	DriverMs   int64 `json:"driverMs"`   // wall time with no stage running: the driver's own time
+	ExecutorMs int64 `json:"executorMs"` // wall time with at least one stage running
+	// Executors is today's peak: the most executors alive at once (in
+	// local mode the driver, counted as one executor).
+	Executors        int  `json:"executors"`
+	CoresPerExecutor int  `json:"coresPerExecutor"`
+	SlotsPerExecutor int  `json:"slotsPerExecutor"` // tasks at once per executor: cores / spark.task.cpus
+	Local            bool `json:"local,omitempty"`
+	// Bucketed is true when some stage had more tasks than the replay
+	// keeps one by one (16384): runs of consecutive tasks were replayed
+	// as one, which is exact only while tasks outnumber slots.
+	Bucketed     bool         `json:"bucketed,omitempty"`
+	CriticalPath CriticalPath `json:"criticalPath"`
+	// Predictions are for ¼, ½, 1, 2 and 4 × today's executors and the
+	// ideal count, by executor count.
+	Predictions []Prediction `json:"predictions"`
+	// IdealExecutors is the fewest executors whose predicted wall time is
+	// within Tolerance of the prediction at today's count; CoreHoursSaved
+	// is the predicted core-hours at today's count minus at that one.
+	IdealExecutors int     `json:"idealExecutors"`
+	CoreHoursSaved float64 `json:"coreHoursSaved"`
+	Tolerance      float64 `json:"tolerance"`
+	// AsOf is the log time (epoch ms) the what-if reflects: a running
+	// application's is replayed again after each minute of its log, not
+	// at every snapshot.
+	AsOf int64 `json:"asOf"`
+}
+
+// CriticalPath is the longest chain of stage attempts through the stage
+// DAG and the job order: with infinite executors every task starts at
+// once, and the application still takes WallMs.
+type CriticalPath struct {
+	WallMs     int64           `json:"wallMs"`     // the lower bound on wall time with infinite executors
+	ExecutorMs int64           `json:"executorMs"` // WallMs minus the driver's time
+	StageCount int             `json:"stageCount"` // stage attempts on the path
+	Stages     []CriticalStage `json:"stages"`     // the longest of them (at most 100), in path order
+}
+
+// CriticalStage is one stage attempt on the critical path: its longest
+// task (or run of tasks) plus its time from its last task to completion.
+type CriticalStage struct {
+	StageID    int   `json:"stageId"`
+	AttemptID  int   `json:"attemptId"`
+	DurationMs int64 `json:"durationMs"`
+}
+
+// Prediction is the replay's wall time with Executors executors.
+type Prediction struct {
+	Executors  int     `json:"executors"`
+	Factor     float64 `json:"factor"` // Executors / today's peak
+	WallMs     int64   `json:"wallMs"`
+	ExecutorMs int64   `json:"executorMs"` // WallMs minus the driver's time
+	CoreHours  float64 `json:"coreHours"`  // Executors × cores × WallMs, in hours
+}
+
+// whatIfFactors are the executor counts every what-if predicts, as
+// multiples of today's peak.
+var whatIfFactors = []float64{0.25, 0.5, 1, 2, 4}
+
+// maxCriticalStages bounds the stages the critical path lists.
+const maxCriticalStages = 100
+
+// wiCache keeps the replay's results while its input is unchanged: a live
+// application's snapshot is taken again and again.
+type wiCache struct {
+	version int64
+	start   int64
+	g       *wiGraph
+	ends    map[int]int64 // slots → simulated end (epoch ms)
+	// critical is the infinite-executor replay, its WallMs the epoch ms
+	// at which it ends.
+	critical *CriticalPath
+	// last is the latest result, kept for a running application's
+	// snapshots within whatIfLiveEveryMs of it.
+	last *WhatIf
+}
+
+// whatIfLiveEveryMs is how much log time passes before a running
+// application's what-if is replayed again: a big application's replay
+// costs about a second per million tasks, and snapshots come every 200 ms.
+const whatIfLiveEveryMs = 60_000
+
+func (w *WhatIf) clone() *WhatIf {
+	c := *w
+	c.Predictions = slices.Clone(w.Predictions)
+	c.CriticalPath.Stages = slices.Clone(w.CriticalPath.Stages)
+	return &c
+}
+
+func (a *App) whatIf(r *Report) *WhatIf {
+	if last := a.deep.cache.last; last != nil && !a.ended && r.LastEventTime-last.AsOf < whatIfLiveEveryMs && r.LastEventTime >= last.AsOf {
+		return last.clone()
+	}
+	w := a.replayWhatIf(r)
+	a.deep.cache.last = nil
+	if w != nil {
+		w.AsOf = r.LastEventTime
+		a.deep.cache.last = w.clone()
+	}
+	return w
+}
+
+func (a *App) replayWhatIf(r *Report) *WhatIf {
+	peak, cores, local := a.whatIfShape(r.End)
+	if peak <= 0 || cores <= 0 {
+		return nil
+	}
+	c := &a.deep.cache
+	if c.g == nil || c.version != a.deep.version || c.start != r.Start {
+		*c = wiCache{version: a.deep.version, start: r.Start, g: a.buildWIGraph(r), ends: map[int]int64{}, last: c.last}
+	}
+	g := c.g
+	if len(g.nodes) == 0 {
+		return nil
+	}
+	slots := max(cores/max(a.cpusPerTask, 1), 1)
+	w := &WhatIf{
+		WallMs: max(r.End-r.Start, 0), Executors: peak, CoresPerExecutor: cores, SlotsPerExecutor: slots,
+		Local: local, Bucketed: g.bucketed, Tolerance: a.cfg.Thresholds.ExecutorCountTolerance,
+	}
+	w.ExecutorMs = min(g.busyMs(r.Start, r.End), w.WallMs)
+	w.DriverMs = w.WallMs - w.ExecutorMs
+	// The driver's time after the last stage is kept as it was.
+	tail := max(r.End-g.lastEnd, 0)
+	wall := func(execs int) int64 {
+		s := execs * slots
+		end, ok := c.ends[s]
+		if !ok {
+			end, _ = g.simulate(s, r.Start)
+			c.ends[s] = end
+		}
+		return max(end-r.Start, 0) + tail
+	}
+	predict := func(n int) Prediction {
+		ms := wall(n)
+		return Prediction{Executors: n, Factor: float64(n) / float64(peak), WallMs: ms,
+			ExecutorMs: max(ms-w.DriverMs, 0), CoreHours: float64(n*cores) * float64(ms) / 3.6e6}
+	}
+
+	if c.critical == nil {
+		end, path := g.simulate(0, r.Start)
+		cp := g.criticalPath(path)
+		cp.WallMs = end // made relative below
+		c.critical = &cp
+	}
+	w.CriticalPath = *c.critical
+	w.CriticalPath.Stages = slices.Clone(c.critical.Stages)
+	w.CriticalPath.WallMs = max(c.critical.WallMs-r.Start, 0) + tail
+	w.CriticalPath.ExecutorMs = max(w.CriticalPath.WallMs-w.DriverMs, 0)
+
+	today := wall(peak)
+	limit := float64(today) * (1 + max(w.Tolerance, 0))
+	lo, hi := 1, peak // the fewest executors within the tolerance; hi always is
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if float64(wall(mid)) <= limit {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	w.IdealExecutors = hi
+	counts := []int{hi}
+	for _, f := range whatIfFactors {
+		counts = append(counts, max(int(math.Round(f*float64(peak))), 1))
+	}
+	slices.Sort(counts)
+	for _, n := range slices.Compact(counts) {
+		w.Predictions = append(w.Predictions, predict(n))
+	}
+	w.CoreHoursSaved = predict(peak).CoreHours - predict(hi).CoreHours
+	return w
+}
+
+// whatIfShape is today's executors: the most alive at once and the most
+// common core count among them; in local mode the driver, as one
+// executor with the local cores; with --cpus, that many cores in all.
+func (a *App) whatIfShape(end int64) (peak, cores int, local bool) {
+	type change struct {
+		t     int64
+		delta int
+	}
+	var changes []change
+	coreCount := map[int]int{}
+	for _, l := range a.lifetimes {
+		if l.exec == "driver" || l.cores <= 0 {
+			continue
+		}
+		if l.open {
+			l.to = end
+		}
+		coreCount[l.cores]++
+		changes = append(changes, change{l.from, +1}, change{max(l.to, l.from), -1})
+	}
+	// Ends before starts at the same instant: an executor replaced at once
+	// is not two.
+	slices.SortFunc(changes, func(x, y change) int { return cmp.Or(cmp.Compare(x.t, y.t), cmp.Compare(x.delta, y.delta)) })
+	n := 0
+	for _, c := range changes {
+		n += c.delta
+		peak = max(peak, n)
+	}
+	for c, k := range coreCount {
+		if k > coreCount[cores] || (k == coreCount[cores] && c > cores) {
+			cores = c
+		}
+	}
+	if peak == 0 {
+		if c, _, ok := a.localDriver(); ok && c > 0 {
+			peak, cores, local = 1, c, true
+		} else if i, ok := a.openLife["driver"]; ok && a.lifetimes[i].cores > 0 {
+			peak, cores, local = 1, a.lifetimes[i].cores, true
+		}
+	}
+	if a.cfg.CPUs > 0 {
+		peak = max(peak, 1)
+		cores = max(a.cfg.CPUs/peak, 1)
+	}
+	return peak, cores, local
+}
+
+// wiGraph is the replay's input: stage attempts that ran, in submission
+// order, with the stage attempts each waited for.
+type wiGraph struct {
+	nodes    []wiNode
+	lastEnd  int64 // the latest real end of a stage attempt
+	bucketed bool
+}
+
+type wiNode struct {
+	key      stageKey
+	job      int
+	sub, end int64 // real submission and completion
+	// lag is the real time from the end of the last stage attempt it
+	// waited for to its submission (from the application's start when it
+	// waited for none): the driver's time, kept in every prediction.
+	lag int64
+	// tail is the real time from its last task's end to its completion
+	// (its whole run when no task was seen), also kept.
+	tail int64
+	// head is the real time from its submission to its first task's
+	// launch while some slot was free: the scheduler's share of starting
+	// it (waiting for other stages' tasks is the replay's to predict).
+	head    int64
+	preds   []int32
+	succs   []int32
+	buckets []uint32
+}
+
+func (a *App) buildWIGraph(r *Report) *wiGraph {
+	g := &wiGraph{lastEnd: r.Start}
+	for k, s := range a.deep.stages {
+		sub := s.submission
+		if s.tasks > 0 && (sub <= 0 || sub > s.firstLaunch) {
+			sub = s.firstLaunch
+		}
+		if sub <= 0 {
+			continue // never submitted, and no task ran
+		}
+		end := s.completion
+		switch {
+		case end <= 0 && s.tasks == 0:
+			continue // submitted, still waiting for its first task
+		case end <= 0:
+			end = s.lastFinish // still running: counted to its last task's end
+		}
+		end = max(end, sub, s.lastFinish)
+		if !a.plausible(sub) || !a.plausible(end) || end-sub > maxTaskSpanMs {
+			continue // a broken clock: no time to replay
+		}
+		tail := end - sub
+		if s.tasks > 0 {
+			tail = end - s.lastFinish
+		}
+		if len(s.buckets) > 0 && s.width > 1 {
+			g.bucketed = true
+		}
+		head := int64(0)
+		if s.tasks > 0 && s.launched {
+			head = min(max(s.freeAtLaunch-s.freeAtSubmission, 0), s.firstLaunch-sub)
+		}
+		g.nodes = append(g.nodes, wiNode{key: k, job: s.job, sub: sub, end: end, head: head, tail: tail, buckets: s.buckets})
+		g.lastEnd = max(g.lastEnd, end)
+	}
+	nodes := g.nodes
+	slices.SortFunc(nodes, func(x, y wiNode) int {
+		return cmp.Or(cmp.Compare(x.sub, y.sub), cmp.Compare(x.end, y.end), cmp.Compare(x.key.id, y.key.id), cmp.Compare(x.key.attempt, y.key.attempt))
+	})
+	attempts := map[int][]int32{} // stage id → its nodes, in order
+	for i := range nodes {
+		attempts[nodes[i].key.id] = append(attempts[nodes[i].key.id], int32(i))
+	}
+	byEnd := make([]int32, len(nodes))
+	for i := range byEnd {
+		byEnd[i] = int32(i)
+	}
+	slices.SortFunc(byEnd, func(x, y int32) int { return cmp.Or(cmp.Compare(nodes[x].end, nodes[y].end), cmp.Compare(x, y)) })
+
+	// An edge p → i needs p earlier in the order and ended by i's
+	// submission, so the graph has no cycle whatever the timestamps.
+	for i := range nodes {
+		n := &nodes[i]
+		add := func(p int32) {
+			if int(p) < i && nodes[p].end <= n.sub && !slices.Contains(n.preds, p) {
+				n.preds = append(n.preds, p)
+			}
+		}
+		// Each parent stage's latest attempt that ended by then.
+		for _, pid := range a.deep.parents[n.key.id] {
+			as := attempts[pid]
+			for j := len(as) - 1; j >= 0; j-- {
+				if p := as[j]; int(p) < i && nodes[p].end <= n.sub {
+					add(p)
+					break
+				}
+			}
+		}
+		// The previous attempt of the same stage.
+		for _, p := range attempts[n.key.id] {
+			if int(p) < i && nodes[p].key.attempt < n.key.attempt {
+				add(p)
+			}
+		}
+		// The last stage attempt that ended before it was submitted: what
+		// the driver waited for before going on (the previous job, or
+		// the previous step of this one).
+		j, _ := slices.BinarySearchFunc(byEnd, n.sub, func(x int32, t int64) int {
+			if nodes[x].end <= t {
+				return -1
+			}
+			return 1
+		})
+		for k, steps := j-1, 0; k >= 0 && steps < 64; k, steps = k-1, steps+1 {
+			if int(byEnd[k]) < i {
+				add(byEnd[k])
+				break
+			}
+		}
+		latest := r.Start
+		for _, p := range n.preds {
+			latest = max(latest, nodes[p].end)
+			nodes[p].succs = append(nodes[p].succs, int32(i))
+		}
+		n.lag = max(n.sub-latest, 0)
+	}
+	return g
+}
+
+// busyMs is the wall time within [start, end] covered by some stage
+// attempt's run.
+func (g *wiGraph) busyMs(start, end int64) int64 {
+	var busy int64
+	cur, curEnd := int64(0), int64(math.MinInt64)
+	for _, n := range g.nodes { // sorted by submission
+		from, to := max(n.sub, start), min(n.end, end)
+		if to <= from {
+			continue
+		}
+		if from > curEnd {
+			busy += max(curEnd-cur, 0)
+			cur, curEnd = from, to
+		} else {
+			curEnd = max(curEnd, to)
+		}
+	}
+	return busy + max(curEnd-cur, 0)
+}
+
+// simulation events, processed in time order.
+const (
+	evReady    = iota // a stage attempt may start its tasks
+	evTaskDone        // one of its tasks (or runs of tasks) ended
+	evDone            // the stage attempt completed
+)
+
+type wiEvent struct {
+	t    int64
+	kind uint8
+	node int32
+}
+
+// wiEvents is a min-heap of events by time, written out rather than
+// through container/heap: the replay pushes and pops two events per task
+// for every executor count it tries.
+type wiEvents []wiEvent
+
+func (h *wiEvents) push(e wiEvent) {
+	*h = append(*h, e)
+	q := *h
+	for i := len(q) - 1; i > 0; {
+		p := (i - 1) / 2
+		if q[p].t <= q[i].t {
+			break
+		}
+		q[p], q[i] = q[i], q[p]
+		i = p
+	}
+}
+
+func (h *wiEvents) pop() wiEvent {
+	q := *h
+	top := q[0]
+	n := len(q) - 1
+	q[0] = q[n]
+	q = q[:n]
+	for i := 0; ; {
+		l, small := 2*i+1, i
+		if l < n && q[l].t < q[small].t {
+			small = l
+		}
+		if r := l + 1; r < n && q[r].t < q[small].t {
+			small = r
+		}
+		if small == i {
+			break
+		}
+		q[i], q[small] = q[small], q[i]
+		i = small
+	}
+	*h = q
+	return top
+}
+
+// wiReady is the stage attempts with tasks left to launch, by Spark's FIFO
+// priority: the lower job id first, then the lower stage id.
+type wiReady struct {
+	g     *wiGraph
+	nodes []int32
+}
+
+func (h wiReady) Len() int { return len(h.nodes) }
+func (h wiReady) Less(i, j int) bool {
+	x, y := &h.g.nodes[h.nodes[i]], &h.g.nodes[h.nodes[j]]
+	return cmp.Or(cmp.Compare(x.job, y.job), cmp.Compare(x.key.id, y.key.id), cmp.Compare(x.key.attempt, y.key.attempt), cmp.Compare(h.nodes[i], h.nodes[j])) < 0
+}
+func (h wiReady) Swap(i, j int) { h.nodes[i], h.nodes[j] = h.nodes[j], h.nodes[i] }
+func (h *wiReady) Push(x any)   { h.nodes = append(h.nodes, x.(int32)) }
+func (h *wiReady) Pop() any {
+	x := h.nodes[len(h.nodes)-1]
+	h.nodes = h.nodes[:len(h.nodes)-1]
+	return x
+}
+
+// simulate replays the graph on slots task slots (0: as many as there
+// are tasks) from start, and returns when the last stage attempt ends
+// and, per node, the node it waited for last (-1: none), which traces the
+// critical path back from the node that ended last.
+func (g *wiGraph) simulate(slots int, start int64) (end int64, waitedFor []int32) {
+	n := len(g.nodes)
+	free := slots
+	if slots <= 0 {
+		free = math.MaxInt
+	}
+	pending := make([]int32, n)
+	left := make([]int32, n)
+	next := make([]int32, n)
+	simEnd := make([]int64, n)
+	waitedFor = make([]int32, n)
+	events := make(wiEvents, 0, 64)
+	ready := &wiReady{g: g}
+	readyAt := func(i int32) {
+		nd := &g.nodes[i]
+		t, last := start, int32(-1)
+		for _, p := range nd.preds {
+			if simEnd[p] >= t {
+				t, last = simEnd[p], p
+			}
+		}
+		waitedFor[i] = last
+		events.push(wiEvent{t + nd.lag + nd.head, evReady, i})
+	}
+	for i := range g.nodes {
+		pending[i] = int32(len(g.nodes[i].preds))
+		if pending[i] == 0 {
+			readyAt(int32(i))
+		}
+	}
+	end = start
+	last := int32(-1)
+	for len(events) > 0 {
+		t := events[0].t
+		for len(events) > 0 && events[0].t == t {
+			ev := events.pop()
+			nd := &g.nodes[ev.node]
+			switch ev.kind {
+			case evReady:
+				if len(nd.buckets) == 0 {
+					events.push(wiEvent{t + nd.tail, evDone, ev.node})
+					continue
+				}
+				left[ev.node] = int32(len(nd.buckets))
+				heap.Push(ready, ev.node)
+			case evTaskDone:
+				if slots > 0 {
+					free++
+				}
+				if left[ev.node]--; left[ev.node] == 0 {
+					events.push(wiEvent{t + nd.tail, evDone, ev.node})
+				}
+			case evDone:
+				simEnd[ev.node] = t
+				if t >= end {
+					end, last = t, ev.node
+				}
+				for _, s := range nd.succs {
+					if pending[s]--; pending[s] == 0 {
+						readyAt(s)
+					}
+				}
+			}
+		}
+		// Tasks in index order onto the free slots, the highest-priority
+		// stage attempt first.
+		for free > 0 && ready.Len() > 0 {
+			i := ready.nodes[0]
+			nd := &g.nodes[i]
+			events.push(wiEvent{t + int64(nd.buckets[next[i]]), evTaskDone, i})
+			free--
+			if next[i]++; int(next[i]) == len(nd.buckets) {
+				heap.Pop(ready)
+			}
+		}
+	}
+	path := []int32{}
+	for i := last; i >= 0; i = waitedFor[i] {
+		path = append(path, i)
+	}
+	slices.Reverse(path)
+	return end, path
+}
+
+// criticalPath describes the chain of nodes the infinite-executor replay
+// waited on: each one's longest task plus its tail.
+func (g *wiGraph) criticalPath(path []int32) CriticalPath {
+	cp := CriticalPath{StageCount: len(path), Stages: make([]CriticalStage, 0, min(len(path), maxCriticalStages))}
+	all := make([]CriticalStage, len(path))
+	for k, i := range path {
+		nd := &g.nodes[i]
+		longest := int64(0)
+		for _, b := range nd.buckets {
+			longest = max(longest, int64(b))
+		}
+		all[k] = CriticalStage{StageID: nd.key.id, AttemptID: nd.key.attempt, DurationMs: longest + nd.tail}
+	}
+	if len(all) <= maxCriticalStages {
+		cp.Stages = append(cp.Stages, all...)
+		return cp
+	}
+	// The longest ones, kept in path order.
+	order := make([]int, len(all))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(all[y].DurationMs, all[x].DurationMs) })
+	keep := order[:maxCriticalStages]
+	slices.Sort(keep)
+	for _, i := range keep {
+		cp.Stages = append(cp.Stages, all[i])
+	}
+	return cp
+}

@@ -1,0 +1,283 @@
+package analysis
+
+import (
+	"math"
+	"strings"
+
+	"github.com/sparkglance/sparkglance/internal/sparklog"
+)
+
+// whatIfMaxBuckets bounds the task durations kept per stage attempt for the
+// what-if replay, like the exact duration quantiles: a stage with more
+// tasks keeps the sums of runs of consecutive task indices instead (a slot
+// runs such a run back to back whenever there are far more tasks than
+// slots, which is when a stage has this many).
+const whatIfMaxBuckets = 1 << 14
+
+// deeper is what the what-if replay, the critical path and the findings
+// about retries and the driver need beyond Spark's own aggregates.
+type deeper struct {
+	stages  map[stageKey]*wiStage
+	stageJ  map[int]int   // stage id → the job that last listed it
+	parents map[int][]int // stage id → its parent stage ids
+	version int64         // changes whenever the replay's input changes
+
+	driverMemory    int64 // spark.driver.memory in bytes, 0 when not set
+	driverHeapPeak  int64 // largest JVMHeapMemory the driver reported
+	driverGCPeakMs  int64 // largest MinorGCTime + MajorGCTime the driver reported (cumulative)
+	driverMetrics   bool  // the driver reported executor metrics at all
+	driverGCMetrics bool  // …including GC times
+
+	// freeMs is how long, up to freeAt, some task slot was free: a stage
+	// that waited for its first task while slots were free waited for the
+	// scheduler, not for other stages' tasks.
+	freeMs, freeAt int64
+	// slots caches the task slots of the executors alive, recounted after
+	// an executor event or a new most-tasks-at-once (local[*]).
+	slots               int
+	slotsStale          bool
+	slotsForMostRunning int
+
+	cache wiCache
+}
+
+// wiStage is one stage attempt as the replay sees it.
+type wiStage struct {
+	job                     int
+	submission, completion  int64
+	firstLaunch, lastFinish int64
+	numTasks                int
+	failed                  bool
+	width                   int      // consecutive task indices summed per bucket
+	buckets                 []uint32 // task durations (ms) by task index, Success and failures alike
+	tasks                   int64    // task attempts counted
+	taskMs                  int64    // their summed durations
+	fetchFailed             int      // task ends with reason FetchFailed
+	// freeAtSubmission and freeAtLaunch are deeper.freeMs when it was
+	// submitted and when its first task started.
+	freeAtSubmission, freeAtLaunch int64
+	launched                       bool
+}
+
+func (d *deeper) init() {
+	if d.stages == nil {
+		d.stages = map[stageKey]*wiStage{}
+		d.stageJ = map[int]int{}
+		d.parents = map[int][]int{}
+	}
+}
+
+func (a *App) wiStage(k stageKey) *wiStage {
+	a.deep.init()
+	s := a.deep.stages[k]
+	if s == nil {
+		s = &wiStage{job: -1, firstLaunch: math.MaxInt64}
+		if j, ok := a.deep.stageJ[k.id]; ok {
+			s.job = j
+		}
+		a.deep.stages[k] = s
+	}
+	return s
+}
+
+func (a *App) noteStageInfo(info *sparklog.StageInfo) {
+	a.deep.init()
+	if len(info.ParentIDs) > 0 {
+		a.deep.parents[info.StageID] = info.ParentIDs
+	}
+}
+
+// observeDeeper folds an event into the what-if and finding inputs. It
+// keeps only per-stage-attempt numbers and bounded task buckets.
+func (a *App) observeDeeper(ev sparklog.Event) {
+	d := &a.deep
+	switch e := ev.(type) {
+	case *sparklog.ExecutorAdded, *sparklog.ExecutorRemoved, *sparklog.EnvironmentUpdate:
+		d.slotsStale = true // counted at the next task event, after the App has applied this one
+	case *sparklog.ApplicationStart:
+		a.noteFreeSlots(e.Timestamp)
+	case *sparklog.JobStart:
+		a.noteFreeSlots(e.SubmissionTime)
+	case *sparklog.StageSubmitted: // old logs have no time here: freeMs is then as of the last event before
+		a.noteFreeSlots(e.Stage.SubmissionTime)
+	case *sparklog.TaskStart:
+		a.noteFreeSlots(e.Task.LaunchTime)
+		if s := a.wiStage(stageKey{e.StageID, e.StageAttemptID}); !s.launched {
+			s.launched, s.freeAtLaunch = true, d.freeMs
+		}
+	case *sparklog.TaskEnd:
+		a.noteFreeSlots(e.Task.FinishTime)
+	}
+	switch e := ev.(type) {
+	case *sparklog.EnvironmentUpdate:
+		if b, ok := parseJVMSize(e.SparkProperties["spark.driver.memory"]); ok {
+			d.driverMemory = b
+		}
+	case *sparklog.JobStart:
+		d.init()
+		for i := range e.StageInfos {
+			if info := &e.StageInfos[i]; len(info.ParentIDs) > 0 {
+				d.parents[info.StageID] = info.ParentIDs
+			}
+			d.stageJ[e.StageInfos[i].StageID] = e.JobID
+		}
+		for _, id := range e.StageIDs {
+			d.stageJ[id] = e.JobID
+		}
+	case *sparklog.StageSubmitted:
+		a.noteStageInfo(&e.Stage)
+		s := a.wiStage(stageKey{e.Stage.StageID, e.Stage.AttemptID})
+		s.submission, s.numTasks = e.Stage.SubmissionTime, e.Stage.NumTasks
+		s.freeAtSubmission = d.freeMs
+		if j, ok := d.stageJ[e.Stage.StageID]; ok {
+			s.job = j
+		}
+		d.version++
+	case *sparklog.StageCompleted:
+		a.noteStageInfo(&e.Stage)
+		s := a.wiStage(stageKey{e.Stage.StageID, e.Stage.AttemptID})
+		if s.submission == 0 {
+			s.submission = e.Stage.SubmissionTime
+		}
+		s.completion = e.Stage.CompletionTime
+		s.failed = e.Stage.FailureReason != ""
+		if s.numTasks == 0 {
+			s.numTasks = e.Stage.NumTasks
+		}
+		d.version++
+	case *sparklog.TaskEnd:
+		a.wiTaskEnd(e)
+	case *sparklog.StageExecutorMetrics:
+		if e.ExecutorID == "driver" {
+			d.noteDriverMetrics(e.Metrics)
+		}
+	}
+}
+
+// noteFreeSlots adds the time since the last task or stage event to
+// freeMs if, in between, fewer tasks ran than there were slots. Waiting
+// for executors to start is not waiting for other stages' tasks.
+func (a *App) noteFreeSlots(t int64) {
+	d := &a.deep
+	if t <= 0 || !a.plausible(t) {
+		return
+	}
+	if d.slotsStale || d.slotsForMostRunning != a.maxRunning {
+		d.slots = a.availableCoresNow() / max(a.cpusPerTask, 1)
+		d.slotsStale, d.slotsForMostRunning = false, a.maxRunning
+	}
+	// No task running counts as free even with no slot known yet (local[*]
+	// before its first task, executors still starting).
+	if n := len(a.running); t > d.freeAt && d.freeAt > 0 && (n == 0 || n < d.slots) {
+		d.freeMs += t - d.freeAt
+	}
+	d.freeAt = max(d.freeAt, t)
+}
+
+func (a *App) wiTaskEnd(e *sparklog.TaskEnd) {
+	t := &e.Task
+	if t.ExecutorID == "driver" {
+		a.deep.noteDriverMetrics(e.ExecutorMetrics)
+	}
+	// A Resubmitted end repeats a task that already ended; a killed
+	// attempt ran beside the one that counted (speculation) or was cut
+	// short with its stage.
+	switch e.Reason.Reason {
+	case "Resubmitted", "TaskKilled":
+		return
+	}
+	if t.LaunchTime <= 0 || t.FinishTime < t.LaunchTime || t.FinishTime-t.LaunchTime > maxTaskSpanMs {
+		return
+	}
+	s := a.wiStage(stageKey{e.StageID, e.StageAttemptID})
+	dur := t.FinishTime - t.LaunchTime
+	s.firstLaunch = min(s.firstLaunch, t.LaunchTime)
+	s.lastFinish = max(s.lastFinish, t.FinishTime)
+	s.tasks++
+	s.taskMs += dur
+	if e.Reason.Reason == "FetchFailed" {
+		s.fetchFailed++
+	}
+	s.addDuration(t.Index, dur)
+	a.deep.version++
+}
+
+// addDuration adds a task attempt's duration to the bucket of its index:
+// retries of an index run after the attempt that failed, so they add up.
+func (s *wiStage) addDuration(index int, dur int64) {
+	if s.buckets == nil {
+		n := s.numTasks
+		if n <= 0 {
+			n = 1 // unknown task count: grow with the indices seen
+		}
+		s.width = (n + whatIfMaxBuckets - 1) / whatIfMaxBuckets
+		s.buckets = make([]uint32, min(n, whatIfMaxBuckets))
+	}
+	b := max(index, 0) / s.width
+	if b >= len(s.buckets) {
+		if s.numTasks > 0 || b >= whatIfMaxBuckets {
+			b %= len(s.buckets)
+		} else {
+			s.buckets = append(s.buckets, make([]uint32, b+1-len(s.buckets))...)
+		}
+	}
+	s.buckets[b] = uint32(min(int64(s.buckets[b])+dur, math.MaxUint32))
+}
+
+func (d *deeper) noteDriverMetrics(m []sparklog.NamedValue) {
+	if len(m) == 0 {
+		return
+	}
+	d.driverMetrics = true
+	var gc int64
+	hasGC := false
+	for _, v := range m {
+		switch v.Name {
+		case "JVMHeapMemory":
+			d.driverHeapPeak = max(d.driverHeapPeak, v.Value)
+		case "MinorGCTime", "MajorGCTime":
+			gc += max(v.Value, 0)
+			hasGC = true
+		}
+	}
+	if hasGC {
+		d.driverGCMetrics = true
+		d.driverGCPeakMs = max(d.driverGCPeakMs, gc)
+	}
+}
+
+// parseJVMSize reads a JVM memory size as Spark's spark.driver.memory takes
+// it: a number with an optional k, m, g or t suffix (any case, optional
+// trailing b); a bare number means MiB.
+func parseJVMSize(s string) (int64, bool) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	s = strings.TrimSuffix(s, "b")
+	if s == "" {
+		return 0, false
+	}
+	mult := int64(1 << 20)
+	switch s[len(s)-1] {
+	case 'k':
+		mult = 1 << 10
+	case 'm':
+		mult = 1 << 20
+	case 'g':
+		mult = 1 << 30
+	case 't':
+		mult = 1 << 40
+	}
+	if s[len(s)-1] < '0' || s[len(s)-1] > '9' {
+		s = s[:len(s)-1]
+	}
+	var n int64
+	for _, c := range s {
+		if c < '0' || c > '9' || n > math.MaxInt64/(10*mult) {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if n <= 0 {
+		return 0, false
+	}
+	return n * mult, true
+}

@@ -1,0 +1,66 @@
+package report_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sparkglance/sparkglance/internal/report/reporttest"
+	"github.com/sparkglance/sparkglance/internal/testkit"
+)
+
+// The page's what-if table has one row per predicted executor count, in
+// the document's order, marking today's and the ideal count, and the note
+// gives the driver's time and the critical path from the document.
+func TestReportWhatIfSection(t *testing.T) {
+	r, doc := readDoc(t, testkit.Events(t, "application_1628109047826_1317105"))
+	w := r.WhatIf
+	if w == nil || w.IdealExecutors == w.Executors {
+		t.Fatalf("the log's what-if should advise fewer executors: %+v", w)
+	}
+	page := writePage(t, doc)
+	b := reporttest.New(t, 1300, 1000, 60*time.Second)
+	b.Open(t, "file://"+page)
+	var got struct {
+		Rows []string `json:"rows"`
+		Note string   `json:"note"`
+	}
+	b.Eval(t, `(() => { const el = document.getElementById("whatif");
+	  return { rows: [...el.querySelectorAll("tbody tr")].map(r => r.cells[0].textContent + "|" + r.cells[2].textContent),
+	           note: el.querySelector("p").textContent }; })()`, &got)
+	var want []string
+	for _, p := range w.Predictions {
+		mark := ""
+		switch p.Executors {
+		case w.Executors:
+			mark = " (today)"
+		case w.IdealExecutors:
+			mark = " (ideal)"
+		}
+		want = append(want, fmt.Sprintf("%d%s|%s", p.Executors, mark, jsDur(p.WallMs)))
+	}
+	if fmt.Sprint(got.Rows) != fmt.Sprint(want) {
+		t.Errorf("what-if rows %q, want %q", got.Rows, want)
+	}
+	for _, s := range []string{"the driver alone " + jsDur(w.DriverMs), "Critical path " + jsDur(w.CriticalPath.WallMs), fmt.Sprintf("ideal %d,", w.IdealExecutors)} {
+		if !strings.Contains(got.Note, s) {
+			t.Errorf("note %q lacks %q", got.Note, s)
+		}
+	}
+	if errs := b.Errors(); len(errs) > 0 {
+		t.Errorf("page errors: %v", errs)
+	}
+}
+
+// jsDur is the page's dur() for durations under an hour.
+func jsDur(ms int64) string {
+	s := float64(ms) / 1e3
+	switch {
+	case s < 10:
+		return fmt.Sprintf("%.2fs", s)
+	case s < 60:
+		return fmt.Sprintf("%.1fs", s)
+	}
+	return fmt.Sprintf("%dm%02ds", int(s)/60, int(s)%60)
+}
