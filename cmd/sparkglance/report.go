@@ -71,7 +71,7 @@ func (c *reportCommand) write(docs []appdoc.Doc) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fmt.Errorf("--output: %w", err)
 	}
-	rows := make([]report.Summary, 0, len(docs))
+	names := make([]string, len(docs))
 	seen := map[string]int{}
 	for i := range docs {
 		d := &docs[i]
@@ -80,16 +80,44 @@ func (c *reportCommand) write(docs []appdoc.Doc) error {
 			name = fmt.Sprintf("%s-%d.html", name[:len(name)-len(".html")], n+1)
 		}
 		seen[report.FileName(d.AppID, d.AttemptID)]++
+		names[i] = name
+	}
+	// Pages are rendered and written on the same pool as the reading, each
+	// to its own file; the index lists them in the order of the inputs, and
+	// the first failure in that order is the one reported.
+	workers, err := c.analyze.workers()
+	if err != nil {
+		return err
+	}
+	type written struct {
+		row report.Summary
+		err error
+	}
+	render := func(i int) written {
+		d := &docs[i]
 		page, err := renderPage(d)
-		if err != nil {
-			return err
+		if err == nil {
+			err = writeFile(filepath.Join(out, names[i]), page)
 		}
-		if err := writeFile(filepath.Join(out, name), page); err != nil {
-			return err
+		if err != nil {
+			return written{err: err}
 		}
 		row := report.Summarize(&d.Report)
-		row.Href = name
-		rows = append(rows, row)
+		row.Href = names[i]
+		return written{row: row}
+	}
+	rows := make([]report.Summary, 0, len(docs))
+	var failed error
+	forEachInOrder(len(docs), workers, 0, render, func(_ int, w written) bool {
+		if w.err != nil {
+			failed = w.err
+			return false
+		}
+		rows = append(rows, w.row)
+		return true
+	})
+	if failed != nil {
+		return failed
 	}
 	var index bytes.Buffer
 	if err := report.WriteIndex(&index, report.Index{Title: "Spark applications", Apps: rows}); err != nil {
