@@ -16,6 +16,7 @@ import (
 	"github.com/sparkglance/sparkglance/collectors/eventlog"
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/appdoc"
+	"github.com/sparkglance/sparkglance/internal/inorder"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
 )
 
@@ -157,7 +158,7 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string) (docs []ap
 	}
 	// Every document is kept for the output anyway, so workers may run as
 	// far ahead as they like: a big log does not hold up the small ones.
-	forEachInOrder(len(logs), parallel, len(logs), read, use)
+	inorder.Each(len(logs), parallel, len(logs), read, use)
 	bar.done()
 
 	switch {

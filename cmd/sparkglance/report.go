@@ -11,6 +11,7 @@ import (
 	"github.com/alecthomas/kingpin/v2"
 
 	"github.com/sparkglance/sparkglance/internal/appdoc"
+	"github.com/sparkglance/sparkglance/internal/inorder"
 	"github.com/sparkglance/sparkglance/internal/report"
 )
 
@@ -108,7 +109,7 @@ func (c *reportCommand) write(docs []appdoc.Doc) error {
 	}
 	rows := make([]report.Summary, 0, len(docs))
 	var failed error
-	forEachInOrder(len(docs), workers, 0, render, func(_ int, w written) bool {
+	inorder.Each(len(docs), workers, 0, render, func(_ int, w written) bool {
 		if w.err != nil {
 			failed = w.err
 			return false
