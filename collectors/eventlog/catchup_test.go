@@ -2,12 +2,15 @@ package eventlog
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -57,69 +60,113 @@ func appsInfo(text string) int { return strings.Count(text, "\nspark_app_info{")
 
 // BenchmarkCatchUp2000Apps: serve started on a directory of 2,000 finished
 // applications, until /-/ready answers 200 and a first scrape of /metrics
-// holds all 2,000 in spark_app_info, against analyze's reading of the same
-// directory (appdoc.Read of every log on one worker per core, as
-// `sparkglance analyze` does, without printing). Reported: both in seconds
-// and their ratio (goal: serve ≤ 2 × analyze).
+// holds all 2,000 in spark_app_info, against `sparkglance analyze` over the
+// same directory: its reading (appdoc.Read of every log on one worker per
+// core, as the command does) and, for the whole `analyze --json`, the JSON
+// array encoded to io.Discard after it. Reported: each in seconds (wall
+// clock), serve's ratio to the reading alone and to the whole command
+// (goal: serve ≤ 2 × analyze), the same ratios of the CPU time used, the
+// most analyses alive at once and the heap in use when ready.
 func BenchmarkCatchUp2000Apps(b *testing.B) {
 	const n = 2000
 	dir := b.TempDir()
 	writeFinishedApps(b, dir, n)
+	syscall.Sync()                      // the logs' write-back must not land in the first timing
+	var jsonTime, jsonCPU time.Duration // of the output, within analyze's
 	analyze := func() time.Duration {
 		start := time.Now()
 		logs, err := sparklog.DiscoverGiven(dir)
 		if err != nil {
 			b.Fatal(err)
 		}
-		read := 0
-		inorder.Each(len(logs), runtime.GOMAXPROCS(0), len(logs), func(i int) error {
-			_, err := appdoc.Read(context.Background(), logs[i], analysis.DefaultConfig(), nil)
-			return err
-		}, func(_ int, err error) bool {
-			if err != nil {
-				b.Fatal(err)
+		var docs []appdoc.Doc
+		type result struct {
+			doc appdoc.Doc
+			err error
+		}
+		inorder.Each(len(logs), runtime.GOMAXPROCS(0), len(logs), func(i int) result {
+			doc, err := appdoc.Read(context.Background(), logs[i], analysis.DefaultConfig(), nil)
+			return result{doc, err}
+		}, func(_ int, r result) bool {
+			if r.err != nil {
+				b.Fatal(r.err)
 			}
-			read++
+			docs = append(docs, r.doc)
 			return true
 		})
-		if read != n {
-			b.Fatalf("analyze read %d logs, want %d", read, n)
+		if len(docs) != n {
+			b.Fatalf("analyze read %d logs, want %d", len(docs), n)
 		}
-		return time.Since(start)
+		read, cpu := time.Since(start), processCPU(b)
+		enc := json.NewEncoder(io.Discard)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(docs); err != nil {
+			b.Fatal(err)
+		}
+		jsonTime += time.Since(start) - read
+		jsonCPU += processCPU(b) - cpu
+		return read
 	}
+	var peak int64
+	var heap uint64
 	serve := func() time.Duration {
-		text, took := serveOnce(b, catchUpConfig(dir, n))
+		text, took := serveOnceWith(b, catchUpConfig(dir, n), func(w *Watcher) {
+			peak = max(peak, w.peakAnalyses.Load())
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			heap = max(heap, ms.HeapInuse)
+		})
 		if got := appsInfo(text); got != n {
 			b.Fatalf("first scrape after ready: %d applications in spark_app_info, want %d", got, n)
 		}
 		return took
 	}
-	var analyzeTime, serveTime time.Duration
+	// CPU time too: on a busy machine the wall-clock ratio says more about
+	// the neighbours than about the code.
+	var analyzeTime, serveTime, analyzeCPU, serveCPU time.Duration
+	timed := func(f func() time.Duration, wall, cpu *time.Duration) {
+		runtime.GC() // the other phase's garbage is not this one's
+		before := processCPU(b)
+		*wall += f()
+		*cpu += processCPU(b) - before
+	}
 	for i := 0; b.Loop(); i++ {
 		if i%2 == 0 { // alternate, so that neither always runs on a warmer machine
-			analyzeTime += analyze()
-			serveTime += serve()
+			timed(analyze, &analyzeTime, &analyzeCPU)
+			timed(serve, &serveTime, &serveCPU)
 		} else {
-			serveTime += serve()
-			analyzeTime += analyze()
+			timed(serve, &serveTime, &serveCPU)
+			timed(analyze, &analyzeTime, &analyzeCPU)
 		}
 	}
+	// analyzeTime and analyzeCPU hold the reading only; the JSON output
+	// was timed apart.
+	analyzeCPU -= jsonCPU
 	nOps := float64(b.N)
-	b.ReportMetric(analyzeTime.Seconds()/nOps, "analyze-s/op")
+	b.ReportMetric(analyzeTime.Seconds()/nOps, "analyze-read-s/op")
+	b.ReportMetric((analyzeTime+jsonTime).Seconds()/nOps, "analyze-json-s/op")
 	b.ReportMetric(serveTime.Seconds()/nOps, "ready+scrape-s/op")
-	b.ReportMetric(serveTime.Seconds()/analyzeTime.Seconds(), "serve/analyze")
+	b.ReportMetric(serveTime.Seconds()/analyzeTime.Seconds(), "serve/read")
+	b.ReportMetric(serveTime.Seconds()/(analyzeTime+jsonTime).Seconds(), "serve/json")
+	b.ReportMetric(serveCPU.Seconds()/analyzeCPU.Seconds(), "serve/read-cpu")
+	b.ReportMetric(serveCPU.Seconds()/(analyzeCPU+jsonCPU).Seconds(), "serve/json-cpu")
+	b.ReportMetric(float64(peak), "peak-analyses")
+	b.ReportMetric(float64(heap)/(1<<20), "heap-MiB-at-ready")
 }
 
-// serveOnce runs an exporter with the event-log collector on cfg until
-// /-/ready answers 200, scrapes /metrics once, stops it and returns the
-// scrape and how long it took from the start to the end of the scrape.
-func serveOnce(tb testing.TB, cfg Config) (string, time.Duration) {
-	tb.Helper()
-	return serveOnceWith(tb, cfg, nil)
+// processCPU is the CPU time (user and system) this process used so far.
+func processCPU(tb testing.TB) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		tb.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// serveOnceWith is serveOnce calling atReady (if not nil) with the
-// collector as soon as /-/ready answered 200, before the scrape.
+// serveOnceWith runs an exporter with the event-log collector on cfg until
+// /-/ready answers 200, calls atReady with the collector, scrapes /metrics
+// once, stops the exporter and returns the scrape and how long it took
+// from the start to the end of the scrape.
 func serveOnceWith(tb testing.TB, cfg Config, atReady func(*Watcher)) (string, time.Duration) {
 	tb.Helper()
 	start := time.Now()
