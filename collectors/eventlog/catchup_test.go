@@ -65,8 +65,8 @@ func appsInfo(text string) int { return strings.Count(text, "\nspark_app_info{")
 // core, as the command does) and, for the whole `analyze --json`, the JSON
 // array encoded to io.Discard after it. Reported: each in seconds (wall
 // clock), serve's ratio to the reading alone and to the whole command
-// (goal: serve ≤ 2 × analyze), the same ratios of the CPU time used, the
-// most analyses alive at once and the heap in use when ready.
+// (goal: serve ≤ 2 × analyze), the same ratios of the CPU time used, and
+// the most analyses alive at once.
 func BenchmarkCatchUp2000Apps(b *testing.B) {
 	const n = 2000
 	dir := b.TempDir()
@@ -108,13 +108,9 @@ func BenchmarkCatchUp2000Apps(b *testing.B) {
 		return read
 	}
 	var peak int64
-	var heap uint64
 	serve := func() time.Duration {
 		text, took := serveOnceWith(b, catchUpConfig(dir, n), func(w *Watcher) {
 			peak = max(peak, w.peakAnalyses.Load())
-			var ms runtime.MemStats
-			runtime.ReadMemStats(&ms)
-			heap = max(heap, ms.HeapInuse)
 		})
 		if got := appsInfo(text); got != n {
 			b.Fatalf("first scrape after ready: %d applications in spark_app_info, want %d", got, n)
@@ -151,7 +147,6 @@ func BenchmarkCatchUp2000Apps(b *testing.B) {
 	b.ReportMetric(serveCPU.Seconds()/analyzeCPU.Seconds(), "serve/read-cpu")
 	b.ReportMetric(serveCPU.Seconds()/(analyzeCPU+jsonCPU).Seconds(), "serve/json-cpu")
 	b.ReportMetric(float64(peak), "peak-analyses")
-	b.ReportMetric(float64(heap)/(1<<20), "heap-MiB-at-ready")
 }
 
 // processCPU is the CPU time (user and system) this process used so far.
