@@ -44,6 +44,7 @@ type trackedApp struct {
 	finBytes   atomic.Int64
 	admittedAt time.Time              // when the watcher started following it (set before run)
 	running    atomic.Bool            // the log is still being written
+	foundDone  bool                   // the log was finished when found: read under Watcher.catchUp
 	seq        uint64                 // admission order: of two logs of one attempt, the first is exported
 	retired    bool                   // an application its log no longer shows (rewritten as another); set before publication
 	dupOf      atomic.Pointer[string] // the log already showing this attempt, if any
@@ -52,6 +53,7 @@ type trackedApp struct {
 	// Owned by the goroutine.
 	ctx       context.Context
 	holding   bool // has a worker token
+	catching  bool // has a Watcher.catchUp place
 	follower  *sparklog.Follower
 	analysis  *analysis.App // made when the log first gets a worker, dropped once finished
 	user      string
@@ -79,8 +81,33 @@ func newTrackedApp(w *Watcher, l sparklog.Log) *trackedApp {
 		execs: map[string]*execTotals{},
 	}
 	a.running.Store(l.InProgress)
+	a.foundDone = !l.InProgress
 	a.follower = sparklog.NewFollower(l, a, sparklog.Options{})
 	return a
+}
+
+// enterCatchUp waits, for a log found finished, until fewer finished logs
+// than workers are being read; false when ctx ends first.
+func (a *trackedApp) enterCatchUp(ctx context.Context) bool {
+	if !a.foundDone || a.catching {
+		return true
+	}
+	select {
+	case a.w.catchUp <- struct{}{}:
+		a.catching = true
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// leaveCatchUp gives the place back: the log is finished, or its poll did
+// not get to the end (a broken log must not keep others from being read).
+func (a *trackedApp) leaveCatchUp() {
+	if a.catching {
+		<-a.w.catchUp
+		a.catching = false
+	}
 }
 
 // startAnalysis gives the log a fresh analysis. It is made only once the
@@ -121,6 +148,7 @@ func (a *trackedApp) notify() {
 // run polls until the log is finished and read, or ctx ends.
 func (a *trackedApp) run(ctx context.Context) {
 	defer close(a.done)
+	defer a.leaveCatchUp()
 	defer a.dropAnalysis() // stopped before the end: dropped with the goroutine
 	a.ctx = ctx
 	ticker := time.NewTicker(a.w.cfg.PollInterval)
@@ -146,7 +174,7 @@ func (a *trackedApp) run(ctx context.Context) {
 // pollOnce reads what is new under a worker token and publishes a view;
 // a finished log is then reduced to its views (finish).
 func (a *trackedApp) pollOnce(ctx context.Context) bool {
-	if !a.w.acquire(ctx) {
+	if !a.enterCatchUp(ctx) || !a.w.acquire(ctx) {
 		return false
 	}
 	a.holding = true
@@ -169,7 +197,7 @@ func (a *trackedApp) pollOnce(ctx context.Context) bool {
 	}
 	a.account()
 	if res.Rewritten != "" {
-		a.restart(res.Rewritten)
+		a.restart(res.Rewritten) // read again at once, in the same place
 		return false
 	}
 	if err != nil {
@@ -197,6 +225,7 @@ func (a *trackedApp) pollOnce(ctx context.Context) bool {
 		return true
 	}
 	a.caught.Store(true) // also after a failure: readiness must not wait on a broken log
+	a.leaveCatchUp()
 	return false
 }
 
@@ -297,6 +326,7 @@ func (a *trackedApp) finish() {
 	a.finAt.Store(applicationEnd(a.view.Load(), mtime).UnixNano())
 	a.running.Store(false)
 	a.dropAnalysis()
+	a.leaveCatchUp()
 	a.follower, a.execs, a.prev = nil, nil, nil
 	a.caught.Store(true)
 	a.w.appFinished(a)

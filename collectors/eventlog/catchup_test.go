@@ -29,12 +29,19 @@ import (
 // ids.
 func writeFinishedApps(tb testing.TB, dir string, n int) []string {
 	tb.Helper()
+	return writeFinishedAppsOf(tb, dir, n, 4)
+}
+
+// writeFinishedAppsOf is writeFinishedApps with tasks (and up to 3 more)
+// tasks per stage.
+func writeFinishedAppsOf(tb testing.TB, dir string, n, tasks int) []string {
+	tb.Helper()
 	ids := make([]string, n)
 	for i := range n {
 		cfg := simulate.DefaultConfig()
 		cfg.AppID = fmt.Sprintf("app-20261201%06d-%04d", i, i)
 		cfg.Start = cfg.Start.Add(time.Duration(i) * time.Minute)
-		cfg.Executors, cfg.CoresPerExecutor, cfg.TasksPerStage, cfg.Seed = 2, 2, 4+i%4, uint64(i)
+		cfg.Executors, cfg.CoresPerExecutor, cfg.TasksPerStage, cfg.Seed = 2, 2, tasks+i%4, uint64(i)
 		var b strings.Builder
 		if _, err := simulate.Write(&b, cfg); err != nil {
 			tb.Fatal(err)
@@ -213,20 +220,33 @@ func serveOnceWith(tb testing.TB, cfg Config, atReady func(*Watcher)) (string, t
 // until every one was read and reduced to its views (no analysis is left
 // then), the first scrape after it shows every application, and no more
 // analyses were ever alive at once than --eventlog.max-apps allows, nor,
-// as each log gets its analysis only with a worker and the slices are too
-// long to yield here, more than there are workers. With fewer max-apps
-// than logs, the peak stays within max-apps too.
+// as a log found finished gets its analysis only with a worker and a
+// catch-up place, more than there are workers: also when big logs hand
+// their worker on in the middle (the slice time of the "yielding" case
+// makes them yield every 1,024 events). With fewer max-apps than logs,
+// the peak stays within max-apps too.
 func TestCatchUpIsBoundedAndReadyMeansComplete(t *testing.T) {
-	dir := t.TempDir()
-	ids := writeFinishedApps(t, dir, 40)
-	for _, tc := range []struct{ maxApps, workers, want int }{
-		{maxApps: 40, workers: 2, want: 40},
-		{maxApps: 40, workers: 5, want: 40},
-		{maxApps: 25, workers: 3, want: 25},
+	small, big := t.TempDir(), t.TempDir()
+	smallIDs := writeFinishedApps(t, small, 24)
+	bigIDs := writeFinishedAppsOf(t, big, 5, 100) // about 1,600 events each
+	for _, tc := range []struct {
+		dir              string
+		ids              []string
+		maxApps, workers int
+		slice            time.Duration
+		want             int
+	}{
+		{dir: small, ids: smallIDs, maxApps: 24, workers: 2, slice: time.Hour, want: 24},
+		{dir: small, ids: smallIDs, maxApps: 15, workers: 3, slice: time.Hour, want: 15},
+		{dir: big, ids: bigIDs, maxApps: 5, workers: 2, slice: time.Nanosecond, want: 5},
 	} {
-		t.Run(fmt.Sprintf("max-apps%d-workers%d", tc.maxApps, tc.workers), func(t *testing.T) {
-			cfg := catchUpConfig(dir, tc.maxApps)
-			cfg.Workers, cfg.SliceTime = tc.workers, time.Hour
+		name := fmt.Sprintf("apps%d-max-apps%d-workers%d", len(tc.ids), tc.maxApps, tc.workers)
+		if tc.slice < time.Millisecond {
+			name += "-yielding"
+		}
+		t.Run(name, func(t *testing.T) {
+			cfg := catchUpConfig(tc.dir, tc.maxApps)
+			cfg.Workers, cfg.SliceTime = tc.workers, tc.slice
 			var w *Watcher
 			text, _ := serveOnceWith(t, cfg, func(ready *Watcher) {
 				w = ready
@@ -237,8 +257,8 @@ func TestCatchUpIsBoundedAndReadyMeansComplete(t *testing.T) {
 			if got := appsInfo(text); got != tc.want {
 				t.Errorf("first scrape after ready: %d applications in spark_app_info, want %d", got, tc.want)
 			}
-			if tc.want == len(ids) {
-				for _, id := range ids {
+			if tc.want == len(tc.ids) {
+				for _, id := range tc.ids {
 					if !strings.Contains(text, `spark_app_info{app_id="`+id+`"`) {
 						t.Errorf("first scrape after ready lacks %s", id)
 					}

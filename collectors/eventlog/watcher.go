@@ -25,6 +25,11 @@ type Watcher struct {
 	cfg     Config
 	log     *slog.Logger
 	workers chan struct{}
+	// catchUp admits as many logs found finished as there are workers to
+	// being read at once (trackedApp.enterCatchUp): a big one that yields
+	// its worker hands it to a live log or to one of those, never to a
+	// log that would make one more analysis.
+	catchUp chan struct{}
 
 	mu      sync.Mutex
 	apps    map[string]*trackedApp // by Log.Key
@@ -92,7 +97,7 @@ func newWatcher(cfg Config, logger *slog.Logger, claims *Claims) (*Watcher, erro
 	}
 	cfg.Dirs = dirs
 	return &Watcher{
-		cfg: cfg, log: logger, workers: make(chan struct{}, cfg.Workers),
+		cfg: cfg, log: logger, workers: make(chan struct{}, cfg.Workers), catchUp: make(chan struct{}, cfg.Workers),
 		apps: map[string]*trackedApp{}, dirErr: map[string]error{}, leftOut: map[string]bool{},
 		shows:  map[attemptKey]map[*trackedApp]bool{},
 		rescan: make(chan struct{}, 1),
