@@ -83,38 +83,41 @@ func (c *reportCommand) write(docs []appdoc.Doc) error {
 		seen[report.FileName(d.AppID, d.AttemptID)]++
 		names[i] = name
 	}
-	// Pages are rendered and written on the same pool as the reading, each
-	// to its own file; the index lists them in the order of the inputs, and
-	// the first failure in that order is the one reported.
+	// Pages are rendered on the same pool as the reading and written one
+	// after the other in the order of the inputs (concurrent writers only
+	// wait on each other's write-back); the index lists them in that order,
+	// and the first failure in it is the one reported.
 	workers, err := c.analyze.workers()
 	if err != nil {
 		return err
 	}
-	type written struct {
-		row report.Summary
-		err error
+	type rendered struct {
+		page []byte
+		row  report.Summary
+		err  error
 	}
-	render := func(i int) written {
+	render := func(i int) rendered {
 		d := &docs[i]
 		page, err := renderPage(d)
-		if err == nil {
-			err = writeFile(filepath.Join(out, names[i]), page)
-		}
 		if err != nil {
-			return written{err: err}
+			return rendered{err: err}
 		}
 		row := report.Summarize(&d.Report)
 		row.Href = names[i]
-		return written{row: row}
+		return rendered{page: page, row: row}
 	}
 	rows := make([]report.Summary, 0, len(docs))
 	var failed error
-	inorder.Each(len(docs), workers, 0, render, func(_ int, w written) bool {
-		if w.err != nil {
-			failed = w.err
+	// ahead 0: no more rendered pages wait in memory than there are workers.
+	inorder.Each(len(docs), workers, 0, render, func(i int, r rendered) bool {
+		if r.err == nil {
+			r.err = writeFile(filepath.Join(out, names[i]), r.page)
+		}
+		if r.err != nil {
+			failed = r.err
 			return false
 		}
-		rows = append(rows, w.row)
+		rows = append(rows, r.row)
 		return true
 	})
 	if failed != nil {
