@@ -16,6 +16,7 @@ import (
 	"github.com/sparkglance/sparkglance/collectors/eventlog"
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/appdoc"
+	"github.com/sparkglance/sparkglance/internal/inorder"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
 )
 
@@ -28,6 +29,7 @@ type analyzeCommand struct {
 	json     *bool
 	interval *string
 	cpus     *int
+	parallel *int
 	cfg      analysis.Config
 	out      io.Writer
 	errOut   io.Writer
@@ -39,6 +41,7 @@ func newAnalyzeCommand(cmd *kingpin.CmdClause) *analyzeCommand {
 	c.json = cmd.Flag("json", "Print JSON: an array with one object per application attempt.").Bool()
 	c.interval = cmd.Flag("interval", `Interval width (e.g. 10s, 1m), or "stages" for spark-sight's stage borders.`).Default("10s").String()
 	c.cpus = cmd.Flag("cpus", "Count a constant N cores instead of the executors' (0: from the log).").Default("0").Int()
+	c.parallel = cmd.Flag("parallel", "Logs read at once (0: one per core, GOMAXPROCS). The output is the same, in the same order, whatever the number.").Default("0").Int()
 	eventlog.RegisterFindingFlags(cmd, &c.cfg)
 	return c
 }
@@ -75,6 +78,10 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string) (docs []ap
 		}
 		cfg.Interval = d
 	}
+	parallel, err := c.workers()
+	if err != nil {
+		return nil, nil, err
+	}
 	// An unsupported location is a usage error, found before anything is
 	// read rather than after minutes spent on the other inputs.
 	paths := make([]string, len(*c.paths))
@@ -104,26 +111,42 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string) (docs []ap
 		logs = append(logs, found...)
 	}
 
+	// Logs are read on a pool of workers, but their results are taken in
+	// the order of logs: the output and the messages are the sequential
+	// ones, whichever log finishes first.
+	type result struct {
+		doc         appdoc.Doc
+		err         error
+		interrupted bool
+	}
 	bar := newProgressBar(c.errOut, logs)
 	var problems int64
 	var interrupted error
-	for _, l := range logs {
-		doc, err := appdoc.Read(ctx, l, cfg, bar.update)
+	read := func(i int) result {
 		if ctx.Err() != nil {
+			return result{interrupted: true}
+		}
+		doc, err := appdoc.Read(ctx, logs[i], cfg, bar.forLog(i))
+		if err == nil {
+			bar.finish(i, logs[i])
+		}
+		return result{doc: doc, err: err, interrupted: ctx.Err() != nil}
+	}
+	use := func(i int, r result) bool {
+		l, doc := logs[i], r.doc
+		switch {
+		case r.interrupted:
 			interrupted = fmt.Errorf("interrupted while reading %s; %d application(s) read before are written", l.Path, len(docs))
-			break
-		}
-		if err != nil {
+			return false
+		case r.err != nil:
 			bar.clear()
-			fail(err)
-			continue
-		}
-		bar.finish(l)
-		if len(doc.Events) == 0 {
+			fail(r.err)
+			return true
+		case len(doc.Events) == 0:
 			// Not an application: say why instead of printing an empty one.
 			bar.clear()
 			fail(fmt.Errorf("%s: holds no Spark event: %s", l.Path, firstProblem(doc)))
-			continue
+			return true
 		}
 		if n := int64(len(doc.Problems)) + doc.ProblemsOmitted; n > 0 {
 			problems += n
@@ -131,7 +154,11 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string) (docs []ap
 			c.reportProblems(command, doc, n)
 		}
 		docs = append(docs, doc)
+		return true
 	}
+	// Every document is kept for the output anyway, so workers may run as
+	// far ahead as they like: a big log does not hold up the small ones.
+	inorder.Each(len(logs), parallel, len(logs), read, use)
 	bar.done()
 
 	switch {
@@ -143,6 +170,18 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string) (docs []ap
 		status = &statusError{status: exitPartial, err: fmt.Errorf("read with problems: %d application(s) read, %d problem(s) in them, %d input(s) unreadable", len(docs), problems, len(failed))}
 	}
 	return docs, status, nil
+}
+
+// workers is --parallel resolved: how many logs are read at once.
+func (c *analyzeCommand) workers() (int, error) {
+	switch n := *c.parallel; {
+	case n < 0:
+		return 0, usageErrorf("--parallel=%d: want 0 (one per core) or more", n)
+	case n == 0:
+		return defaultParallel(), nil
+	default:
+		return n, nil
+	}
 }
 
 // reportProblems lists a log's problems on stderr, one compiler-style line

@@ -23,6 +23,7 @@ type backfillCommand struct {
 	paths    *[]string
 	output   *string
 	interval *time.Duration
+	parallel *int
 	errOut   io.Writer
 }
 
@@ -32,13 +33,17 @@ func newBackfillCommand(cmd *kingpin.CmdClause) *backfillCommand {
 		output: cmd.Flag("output", "OpenMetrics file to write, for promtool tsdb create-blocks-from openmetrics.").Short('o').Required().String(),
 		interval: cmd.Flag("interval", "Interval width; use the exporter's --eventlog.interval so past and live applications look alike.").
 			Default(eventlog.DefaultConfig().Interval.String()).Duration(),
-		errOut: os.Stderr,
+		parallel: cmd.Flag("parallel", "Logs read at once (0: one per core, GOMAXPROCS). The file written is the same whatever the number.").Default("0").Int(),
+		errOut:   os.Stderr,
 	}
 }
 
 func (c *backfillCommand) run(_ context.Context) error {
 	if *c.interval < time.Second {
 		return fmt.Errorf("--interval %v must be at least 1s", *c.interval)
+	}
+	if *c.parallel < 0 {
+		return usageErrorf("--parallel=%d: want 0 (one per core) or more", *c.parallel)
 	}
 	cfg := analysis.DefaultConfig()
 	cfg.Interval = *c.interval
@@ -47,7 +52,7 @@ func (c *backfillCommand) run(_ context.Context) error {
 		if problems++; problems <= 20 {
 			fmt.Fprintf(c.errOut, "sparkglance backfill: %s\n", p.String())
 		}
-	}}
+	}, Parallel: *c.parallel}
 	// Written beside the target and renamed, so a failure leaves no
 	// half-written file for promtool to load.
 	dir, base := filepath.Split(*c.output)
@@ -66,7 +71,7 @@ func (c *backfillCommand) run(_ context.Context) error {
 	for _, s := range sum.Skipped {
 		fmt.Fprintf(c.errOut, "sparkglance backfill: skipped %s\n", s)
 	}
-	if problems > 20 {
+	if problems += sum.ProblemsOmitted; problems > 20 {
 		fmt.Fprintf(c.errOut, "sparkglance backfill: %d more problems not shown\n", problems-20)
 	}
 	if sum.Apps == 0 {

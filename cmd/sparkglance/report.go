@@ -11,6 +11,7 @@ import (
 	"github.com/alecthomas/kingpin/v2"
 
 	"github.com/sparkglance/sparkglance/internal/appdoc"
+	"github.com/sparkglance/sparkglance/internal/inorder"
 	"github.com/sparkglance/sparkglance/internal/report"
 )
 
@@ -71,7 +72,7 @@ func (c *reportCommand) write(docs []appdoc.Doc) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fmt.Errorf("--output: %w", err)
 	}
-	rows := make([]report.Summary, 0, len(docs))
+	names := make([]string, len(docs))
 	seen := map[string]int{}
 	for i := range docs {
 		d := &docs[i]
@@ -80,16 +81,47 @@ func (c *reportCommand) write(docs []appdoc.Doc) error {
 			name = fmt.Sprintf("%s-%d.html", name[:len(name)-len(".html")], n+1)
 		}
 		seen[report.FileName(d.AppID, d.AttemptID)]++
+		names[i] = name
+	}
+	// Pages are rendered on the same pool as the reading and written one
+	// after the other in the order of the inputs (concurrent writers only
+	// wait on each other's write-back); the index lists them in that order,
+	// and the first failure in it is the one reported.
+	workers, err := c.analyze.workers()
+	if err != nil {
+		return err
+	}
+	type rendered struct {
+		page []byte
+		row  report.Summary
+		err  error
+	}
+	render := func(i int) rendered {
+		d := &docs[i]
 		page, err := renderPage(d)
 		if err != nil {
-			return err
-		}
-		if err := writeFile(filepath.Join(out, name), page); err != nil {
-			return err
+			return rendered{err: err}
 		}
 		row := report.Summarize(&d.Report)
-		row.Href = name
-		rows = append(rows, row)
+		row.Href = names[i]
+		return rendered{page: page, row: row}
+	}
+	rows := make([]report.Summary, 0, len(docs))
+	var failed error
+	// ahead 0: no more rendered pages wait in memory than there are workers.
+	inorder.Each(len(docs), workers, 0, render, func(i int, r rendered) bool {
+		if r.err == nil {
+			r.err = writeFile(filepath.Join(out, names[i]), r.page)
+		}
+		if r.err != nil {
+			failed = r.err
+			return false
+		}
+		rows = append(rows, r.row)
+		return true
+	})
+	if failed != nil {
+		return failed
 	}
 	var index bytes.Buffer
 	if err := report.WriteIndex(&index, report.Index{Title: "Spark applications", Apps: rows}); err != nil {

@@ -44,15 +44,18 @@ type trackedApp struct {
 	finBytes   atomic.Int64
 	admittedAt time.Time              // when the watcher started following it (set before run)
 	running    atomic.Bool            // the log is still being written
+	foundDone  bool                   // the log was finished when found: read under Watcher.catchUp
 	seq        uint64                 // admission order: of two logs of one attempt, the first is exported
 	retired    bool                   // an application its log no longer shows (rewritten as another); set before publication
 	dupOf      atomic.Pointer[string] // the log already showing this attempt, if any
+	shows      *attemptKey            // the attempt the last view showed (under w.mu, see Watcher.shows)
 
 	// Owned by the goroutine.
 	ctx       context.Context
 	holding   bool // has a worker token
+	catching  bool // has a Watcher.catchUp place
 	follower  *sparklog.Follower
-	analysis  *analysis.App
+	analysis  *analysis.App // made when the log first gets a worker, dropped once finished
 	user      string
 	started   bool // ApplicationStart seen
 	dirty     bool // events arrived since the last view
@@ -78,9 +81,50 @@ func newTrackedApp(w *Watcher, l sparklog.Log) *trackedApp {
 		execs: map[string]*execTotals{},
 	}
 	a.running.Store(l.InProgress)
-	a.analysis = analysis.New(w.analysisConfig())
+	a.foundDone = !l.InProgress
 	a.follower = sparklog.NewFollower(l, a, sparklog.Options{})
 	return a
+}
+
+// enterCatchUp waits, for a log found finished, until fewer finished logs
+// than workers are being read; false when ctx ends first.
+func (a *trackedApp) enterCatchUp(ctx context.Context) bool {
+	if !a.foundDone || a.catching {
+		return true
+	}
+	select {
+	case a.w.catchUp <- struct{}{}:
+		a.catching = true
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// leaveCatchUp gives the place back: the log is finished, or its poll did
+// not get to the end (a broken log must not keep others from being read).
+func (a *trackedApp) leaveCatchUp() {
+	if a.catching {
+		<-a.w.catchUp
+		a.catching = false
+	}
+}
+
+// startAnalysis gives the log a fresh analysis. It is made only once the
+// log holds a worker: thousands of finished logs found at start-up then
+// wait with no analysis, and each one read drops its own (finish), so at
+// catch-up about one analysis per worker is alive, not one per log.
+func (a *trackedApp) startAnalysis() {
+	a.dropAnalysis()
+	a.analysis = analysis.New(a.w.analysisConfig())
+	a.w.analysisStarted()
+}
+
+func (a *trackedApp) dropAnalysis() {
+	if a.analysis != nil {
+		a.analysis = nil
+		a.w.analysisDropped()
+	}
 }
 
 // analysisConfig is the configuration of each application's analysis.
@@ -104,12 +148,13 @@ func (a *trackedApp) notify() {
 // run polls until the log is finished and read, or ctx ends.
 func (a *trackedApp) run(ctx context.Context) {
 	defer close(a.done)
+	defer a.leaveCatchUp()
+	defer a.dropAnalysis() // stopped before the end: dropped with the goroutine
 	a.ctx = ctx
 	ticker := time.NewTicker(a.w.cfg.PollInterval)
 	defer ticker.Stop()
 	for {
 		if finished := a.pollOnce(ctx); finished {
-			a.finish()
 			return
 		}
 		var throttled <-chan time.Time
@@ -126,24 +171,33 @@ func (a *trackedApp) run(ctx context.Context) {
 	}
 }
 
-// pollOnce reads what is new under a worker token and publishes a view.
+// pollOnce reads what is new under a worker token and publishes a view;
+// a finished log is then reduced to its views (finish).
 func (a *trackedApp) pollOnce(ctx context.Context) bool {
-	if !a.w.acquire(ctx) {
+	if !a.enterCatchUp(ctx) || !a.w.acquire(ctx) {
 		return false
 	}
 	a.holding = true
+	// The worker is kept until the view is published and a finished log's
+	// analysis dropped, so that the workers bound the analyses alive (and
+	// the CPU publishing takes), not only the reading.
+	defer func() {
+		if a.holding {
+			a.w.release()
+			a.holding = false
+		}
+	}()
 	a.slice, a.events = time.Now(), 0
-	res, err := a.follower.Poll()
-	if a.holding {
-		a.w.release()
-		a.holding = false
+	if a.analysis == nil {
+		a.startAnalysis()
 	}
+	res, err := a.follower.Poll()
 	if ctx.Err() != nil {
 		return false
 	}
 	a.account()
 	if res.Rewritten != "" {
-		a.restart(res.Rewritten)
+		a.restart(res.Rewritten) // read again at once, in the same place
 		return false
 	}
 	if err != nil {
@@ -163,9 +217,16 @@ func (a *trackedApp) pollOnce(ctx context.Context) bool {
 	if finished || !a.caught.Load() || (a.dirty && since >= snapshotEvery) || since >= refreshEvery {
 		a.publish(finished)
 	}
-	a.caught.Store(true) // also after a failure: readiness must not wait on a broken log
 	a.running.Store(!a.follower.Finished())
-	return finished
+	if finished {
+		// Caught up only once reduced to its views, so that a ready
+		// collector holds no analysis of a finished log.
+		a.finish()
+		return true
+	}
+	a.caught.Store(true) // also after a failure: readiness must not wait on a broken log
+	a.leaveCatchUp()
+	return false
 }
 
 // account adds the bytes read since the last call to the exporter's total.
@@ -242,7 +303,7 @@ func (a *trackedApp) restart(why string) {
 	}
 	l := a.follower.Log()
 	a.follower = sparklog.NewFollower(l, a, sparklog.Options{})
-	a.analysis = analysis.New(a.w.analysisConfig())
+	a.startAnalysis()
 	a.execs = map[string]*execTotals{}
 	a.user, a.started, a.prev, a.bytesSeen = "", false, nil, 0
 	a.notify()
@@ -264,8 +325,11 @@ func (a *trackedApp) finish() {
 	}
 	a.finAt.Store(applicationEnd(a.view.Load(), mtime).UnixNano())
 	a.running.Store(false)
-	a.follower, a.analysis, a.execs, a.prev = nil, nil, nil, nil
-	a.w.appFinished()
+	a.dropAnalysis()
+	a.leaveCatchUp()
+	a.follower, a.execs, a.prev = nil, nil, nil
+	a.caught.Store(true)
+	a.w.appFinished(a)
 }
 
 // Event implements sparklog.Handler.

@@ -25,6 +25,11 @@ type Watcher struct {
 	cfg     Config
 	log     *slog.Logger
 	workers chan struct{}
+	// catchUp admits as many logs found finished as there are workers to
+	// being read at once (trackedApp.enterCatchUp): a big one that yields
+	// its worker hands it to a live log or to one of those, never to a
+	// log that would make one more analysis.
+	catchUp chan struct{}
 
 	mu      sync.Mutex
 	apps    map[string]*trackedApp // by Log.Key
@@ -41,6 +46,16 @@ type Watcher struct {
 	skips    skipState
 	claims   *Claims // the applications this collector exports, for the spark collector
 	seq      uint64  // admissions so far (under mu)
+	// shows indexes the followed logs by the attempt their last view shows
+	// (under mu), so that checkDuplicate looks at the logs of one attempt,
+	// not at all of them for every publication. Entries of logs no longer
+	// followed are pruned when met and at every scan.
+	shows map[attemptKey]map[*trackedApp]bool
+	// analyses counts the logs holding an analysis (being read, or live)
+	// and peakAnalyses its highest value: at most --eventlog.max-apps,
+	// and at catch-up about one per worker, as a finished application
+	// keeps only its views once read.
+	analyses, peakAnalyses atomic.Int64
 	// now is the clock of retention and of the clock families: time.Now,
 	// or a test's clock, set before Run.
 	now func() time.Time
@@ -85,8 +100,9 @@ func newWatcher(cfg Config, logger *slog.Logger, claims *Claims) (*Watcher, erro
 	}
 	cfg.Dirs = dirs
 	return &Watcher{
-		cfg: cfg, log: logger, workers: make(chan struct{}, cfg.Workers),
+		cfg: cfg, log: logger, workers: make(chan struct{}, cfg.Workers), catchUp: make(chan struct{}, cfg.Workers),
 		apps: map[string]*trackedApp{}, dirErr: map[string]error{}, leftOut: map[string]bool{},
+		shows:  map[attemptKey]map[*trackedApp]bool{},
 		rescan: make(chan struct{}, 1),
 		stats:  selfStats{since: time.Now(), errors: map[string]float64{}},
 		claims: claims,
@@ -111,8 +127,28 @@ func (w *Watcher) countError(reason string) {
 	w.stats.mu.Unlock()
 }
 
-// appFinished asks for a retention check soon.
-func (w *Watcher) appFinished() { w.requestScan() }
+// appFinished asks for a scan at once when a's end may matter before the
+// next poll: it ended longer ago than the retention, or logs wait for room
+// under --eventlog.max-apps. Otherwise the next poll's retention check is
+// soon enough, and catching up on thousands of finished logs does not list
+// the directories again after each one.
+func (w *Watcher) appFinished(a *trackedApp) {
+	w.mu.Lock()
+	waiting := len(w.leftOut) > 0
+	w.mu.Unlock()
+	if waiting || w.now().Sub(time.Unix(0, a.finAt.Load())) > w.cfg.Retention {
+		w.requestScan()
+	}
+}
+
+// analysisStarted and analysisDropped count the analyses held.
+func (w *Watcher) analysisStarted() {
+	n := w.analyses.Add(1)
+	for p := w.peakAnalyses.Load(); n > p && !w.peakAnalyses.CompareAndSwap(p, n); p = w.peakAnalyses.Load() {
+	}
+}
+
+func (w *Watcher) analysisDropped() { w.analyses.Add(-1) }
 
 func (w *Watcher) requestScan() {
 	select {
@@ -462,6 +498,7 @@ func (w *Watcher) rereadChanged(found []sparklog.Log) {
 func (w *Watcher) expire(now time.Time) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	defer w.pruneShowsLocked()
 	for key, a := range w.apps {
 		at := a.finAt.Load()
 		if at == 0 || now.Sub(time.Unix(0, at)) <= w.cfg.Retention {
@@ -491,6 +528,7 @@ func (w *Watcher) retireReplaced(a *trackedApp, old *appView) {
 		"previous_app_id", old.appID, "previous_attempt_id", old.attemptID)
 	w.mu.Lock()
 	w.apps[r.key] = r
+	w.showsLocked(r, attemptKey{old.appID, old.attemptID})
 	w.mu.Unlock()
 	w.claim(old.appID, r.key) // unclaimed when the retired view is dropped
 }
@@ -499,13 +537,19 @@ func (w *Watcher) retireReplaced(a *trackedApp, old *appView) {
 // another log admitted earlier already shows: only the first is exported
 // (latestAttempts), so the second never silently replaces its series.
 func (w *Watcher) checkDuplicate(a *trackedApp, v *appView) {
+	k := attemptKey{v.appID, v.attemptID}
 	w.mu.Lock()
+	w.showsLocked(a, k)
 	var first *trackedApp
-	for _, o := range w.apps {
+	for o := range w.shows[k] {
+		if w.apps[o.key] != o { // no longer followed
+			delete(w.shows[k], o)
+			continue
+		}
 		if o == a || o.seq > a.seq {
 			continue
 		}
-		if ov := o.view.Load(); ov != nil && ov.appID == v.appID && ov.attemptID == v.attemptID && (first == nil || o.seq < first.seq) {
+		if first == nil || o.seq < first.seq {
 			first = o
 		}
 	}
@@ -518,6 +562,46 @@ func (w *Watcher) checkDuplicate(a *trackedApp, v *appView) {
 		w.countError("duplicate-app")
 		a.log.Warn("event log shows an application attempt another log already shows; not exported",
 			"app_id", v.appID, "attempt_id", v.attemptID, "first_log", first.key)
+	}
+}
+
+// attemptKey is an application attempt as views name it.
+type attemptKey struct{ appID, attemptID string }
+
+// showsLocked records that a's view now shows attempt k.
+func (w *Watcher) showsLocked(a *trackedApp, k attemptKey) {
+	if a.shows != nil && *a.shows != k {
+		w.forgetShowLocked(a, *a.shows)
+	}
+	a.shows = &k
+	set := w.shows[k]
+	if set == nil {
+		set = map[*trackedApp]bool{}
+		w.shows[k] = set
+	}
+	set[a] = true
+}
+
+func (w *Watcher) forgetShowLocked(a *trackedApp, k attemptKey) {
+	if set := w.shows[k]; set != nil {
+		delete(set, a)
+		if len(set) == 0 {
+			delete(w.shows, k)
+		}
+	}
+}
+
+// pruneShowsLocked forgets the logs no longer followed.
+func (w *Watcher) pruneShowsLocked() {
+	for k, set := range w.shows {
+		for o := range set {
+			if w.apps[o.key] != o {
+				delete(set, o)
+			}
+		}
+		if len(set) == 0 {
+			delete(w.shows, k)
+		}
 	}
 }
 

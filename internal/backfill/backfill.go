@@ -22,11 +22,13 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/sparkglance/sparkglance/internal/analysis"
+	"github.com/sparkglance/sparkglance/internal/inorder"
 	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
 )
@@ -40,8 +42,12 @@ type Options struct {
 	// Metrics are the definitions (help text, type) of the families
 	// written, by name; every family written must be among them.
 	Metrics []*sm.Metric
-	// Problem receives damage found while reading (may be nil).
+	// Problem receives damage found while reading (may be nil), log after
+	// log in the order they are listed, whatever Parallel.
 	Problem func(sparklog.Problem)
+	// Parallel is how many logs are read at once; 0 is one per core
+	// (GOMAXPROCS).
+	Parallel int
 }
 
 // Summary says what a backfill wrote and left out.
@@ -49,7 +55,15 @@ type Summary struct {
 	Apps    int      // applications written
 	Samples int      // sample lines written
 	Skipped []string // logs not written, each with its reason
+	// ProblemsOmitted counts the problems not given to Options.Problem:
+	// those of a log past its first maxProblemsPerLog.
+	ProblemsOmitted int
 }
+
+// maxProblemsPerLog bounds the problems a log being read keeps until they
+// are handed over in order; a log damaged on every line must not hold them
+// all in memory.
+const maxProblemsPerLog = 1000
 
 // The families written, in file order.
 var familyNames = []string{
@@ -93,33 +107,67 @@ func Write(w io.Writer, paths []string, opt Options) (Summary, error) {
 	}
 	var sum Summary
 	latest := map[string]*app{} // by application id: the attempt that started last
+	workers := opt.Parallel
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	// A log's problems wait with its application so that they reach
+	// opt.Problem in the order of the logs, as a sequential read gives them.
+	type read struct {
+		app      *app
+		err      error
+		problems []sparklog.Problem
+		omitted  int
+	}
 	for _, p := range paths {
 		logs, err := sparklog.DiscoverGiven(p)
 		if err != nil {
 			return sum, fmt.Errorf("backfill: %s: %w", p, err)
 		}
-		for _, l := range logs {
-			a, err := readApp(l, cfg, opt.Problem)
-			if err != nil {
-				return sum, fmt.Errorf("backfill: %s: %w", l.Path, err)
+		var failed error
+		inorder.Each(len(logs), workers, len(logs), func(i int) read {
+			var r read
+			r.app, r.err = readApp(logs[i], cfg, func(p sparklog.Problem) {
+				if len(r.problems) < maxProblemsPerLog {
+					r.problems = append(r.problems, p)
+				} else {
+					r.omitted++
+				}
+			})
+			return r
+		}, func(i int, r read) bool {
+			l, a := logs[i], r.app
+			if opt.Problem != nil {
+				for _, p := range r.problems {
+					opt.Problem(p)
+				}
+			}
+			sum.ProblemsOmitted += r.omitted
+			if r.err != nil {
+				failed = fmt.Errorf("backfill: %s: %w", l.Path, r.err)
+				return false
 			}
 			switch {
 			case a == nil:
 				sum.Skipped = append(sum.Skipped, l.Path+": no application in the log")
-				continue
+				return true
 			case a.report.Live:
 				sum.Skipped = append(sum.Skipped, l.Path+": application not finished (no ApplicationEnd); the live exporter shows it")
-				continue
+				return true
 			}
 			id := cmp.Or(a.report.AppID, "name:"+a.report.AppName)
 			if cur := latest[id]; cur != nil {
 				if cur.report.Start > a.report.Start {
 					sum.Skipped = append(sum.Skipped, l.Path+": an attempt of "+id+" that started later is written instead")
-					continue
+					return true
 				}
 				sum.Skipped = append(sum.Skipped, cur.log+": an attempt of "+id+" that started later is written instead")
 			}
 			latest[id] = a
+			return true
+		})
+		if failed != nil {
+			return sum, failed
 		}
 	}
 	apps := make([]*app, 0, len(latest))

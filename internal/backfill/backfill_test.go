@@ -233,3 +233,62 @@ func scalar(t *testing.T, prom *promtest.Server, expr string) float64 {
 	t.Fatalf("%s: %d series, want one", expr, len(r.Result))
 	return 0
 }
+
+// Read with several logs at once, the backfill writes the same file, skips
+// the same logs and hands over the same problems in the same order as one
+// log at a time; a log damaged on many lines keeps only its first
+// problems waiting, and counts the rest.
+func TestBackfillParallelIsTheSequentialOne(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 16 {
+		cfg := simulate.DefaultConfig()
+		cfg.AppID = fmt.Sprintf("app-20261201%06d-%04d", i, i)
+		cfg.Executors, cfg.CoresPerExecutor, cfg.TasksPerStage, cfg.Seed = 2, 2, 8, uint64(i)
+		cfg.Live = i == 5
+		var b strings.Builder
+		if _, err := simulate.Write(&b, cfg); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.SplitAfter(b.String(), "\n")
+		switch i {
+		case 3: // two damaged lines
+			lines[20], lines[30] = "{\"Event\":\n", "not json\n"
+		case 9: // damaged on more lines than a log keeps waiting
+			lines[30] = strings.Repeat("not json\n", 1200) + lines[30]
+		}
+		if err := os.WriteFile(filepath.Join(dir, cfg.AppID), []byte(strings.Join(lines, "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := func(parallel int) (string, backfill.Summary, []string) {
+		var out bytes.Buffer
+		var problems []string
+		opt := options()
+		opt.Parallel = parallel
+		opt.Problem = func(p sparklog.Problem) { problems = append(problems, p.String()) }
+		sum, err := backfill.Write(&out, []string{dir}, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.String(), sum, problems
+	}
+	out1, sum1, problems1 := run(1)
+	if sum1.Apps != 15 || len(sum1.Skipped) != 1 {
+		t.Errorf("summary %+v, want 15 applications and the live one skipped", sum1)
+	}
+	if len(problems1) != 2+1000 || sum1.ProblemsOmitted != 200 {
+		t.Errorf("%d problems handed over, %d omitted; want 2 of one log, the first 1000 of the other and the rest counted", len(problems1), sum1.ProblemsOmitted)
+	}
+	for _, n := range []int{4, 0} {
+		out, sum, problems := run(n)
+		if out != out1 {
+			t.Errorf("Parallel %d: the file differs from the sequential one", n)
+		}
+		if fmt.Sprint(sum) != fmt.Sprint(sum1) {
+			t.Errorf("Parallel %d: summary %+v, sequential %+v", n, sum, sum1)
+		}
+		if strings.Join(problems, "\n") != strings.Join(problems1, "\n") {
+			t.Errorf("Parallel %d: problems differ from the sequential ones or their order", n)
+		}
+	}
+}

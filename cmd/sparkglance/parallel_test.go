@@ -1,0 +1,187 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/alecthomas/kingpin/v2"
+
+	"github.com/sparkglance/sparkglance/internal/simulate"
+	"github.com/sparkglance/sparkglance/internal/testkit"
+)
+
+// writeManyApps writes n small finished simulated applications to dir,
+// each with its own id and seed (so each has other figures), and returns
+// their paths. Small ones, so that hundreds are written in a few seconds.
+func writeManyApps(tb testing.TB, dir string, n int) []string {
+	tb.Helper()
+	paths := make([]string, n)
+	for i := range n {
+		cfg := simulate.DefaultConfig()
+		cfg.AppID = fmt.Sprintf("app-20261201%06d-%04d", i, i)
+		cfg.Start = cfg.Start.Add(time.Duration(i) * time.Minute)
+		cfg.Executors, cfg.CoresPerExecutor, cfg.TasksPerStage = 2+i%3, 2, 8+i%5
+		cfg.Seed = uint64(1000 + i)
+		paths[i] = filepath.Join(dir, cfg.AppID)
+		f, err := os.Create(paths[i])
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if _, err := simulate.Write(f, cfg); err != nil {
+			tb.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return paths
+}
+
+// runCommand runs `sparkglance NAME ARGS…` in-process: stdout, stderr and
+// the exit status realMain would return.
+func runCommand(t *testing.T, name string, args ...string) (stdout, stderr string, status int) {
+	t.Helper()
+	app := kingpin.New("sparkglance", "")
+	var out, errOut bytes.Buffer
+	var cmd command
+	switch name {
+	case "analyze":
+		c := newAnalyzeCommand(app.Command(name, ""))
+		c.out, c.errOut = &out, &errOut
+		cmd = c
+	case "report":
+		c := newReportCommand(app.Command(name, ""))
+		c.analyze.out, c.analyze.errOut = &out, &errOut
+		cmd = c
+	default:
+		t.Fatalf("no command %s here", name)
+	}
+	if _, err := app.Parse(append([]string{name}, args...)); err != nil {
+		t.Fatalf("parse %v: %v", args, err)
+	}
+	err := cmd.run(context.Background())
+	return out.String(), errOut.String(), exitStatus(err)
+}
+
+// manyLogsDir is a directory of 12 generated applications among which one
+// log has a damaged line (a problem), plus a log that holds no event and
+// one damaged from its first line: the errors of some must not stop the
+// others, and must come out where the sequential read puts them.
+func manyLogsDir(t *testing.T) string {
+	dir := t.TempDir()
+	paths := writeManyApps(t, dir, 12)
+	data, err := os.ReadFile(paths[7])
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	lines[40] = "{\"Event\":\"SparkListenerTaskEnd\",\n"
+	if err := os.WriteFile(paths[7], []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	writeTestFile(t, dir, "app-20261201000003-9999", "")
+	writeTestFile(t, dir, "app-20261201000009-9999", "not json\n{\"Event\":\n")
+	return dir
+}
+
+// analyze and report print exactly the same, byte for byte, and exit
+// alike, whether the logs are read one at a time or several at once.
+func TestParallelOutputIsTheSequentialOne(t *testing.T) {
+	generated := manyLogsDir(t)
+	real := testkit.Events(t) // the top level of ../shared/spark-events
+	for _, dir := range []string{real, generated} {
+		for _, args := range [][]string{{}, {"--json"}} {
+			args = append(args, dir)
+			t.Run(filepath.Base(dir)+strings.Join(args[:len(args)-1], ""), func(t *testing.T) {
+				out1, err1, st1 := runCommand(t, "analyze", append([]string{"--parallel", "1"}, args...)...)
+				if !strings.Contains(out1, "log: ") && !strings.Contains(out1, `"appId"`) {
+					t.Fatalf("sequential analyze printed no application:\n%s", err1)
+				}
+				for _, n := range []string{"3", "0"} {
+					out, errOut, st := runCommand(t, "analyze", append([]string{"--parallel", n}, args...)...)
+					if out != out1 {
+						t.Errorf("--parallel %s: stdout differs from --parallel 1 (%d vs %d bytes)", n, len(out), len(out1))
+					}
+					if errOut != err1 {
+						t.Errorf("--parallel %s: stderr differs from --parallel 1:\n%s\nvs\n%s", n, errOut, err1)
+					}
+					if st != st1 {
+						t.Errorf("--parallel %s: exit status %d, --parallel 1 gave %d", n, st, st1)
+					}
+				}
+			})
+		}
+		t.Run("report-"+filepath.Base(dir), func(t *testing.T) {
+			one, seven := filepath.Join(t.TempDir(), "one"), filepath.Join(t.TempDir(), "seven")
+			_, err1, st1 := runCommand(t, "report", "--parallel", "1", "-o", one, dir)
+			_, err7, st7 := runCommand(t, "report", "--parallel", "7", "-o", seven, dir)
+			if st1 != st7 || strings.ReplaceAll(err7, seven, one) != err1 {
+				t.Errorf("exit %d and stderr\n%s\nwith --parallel 7; exit %d and stderr\n%s\nwith --parallel 1", st7, err7, st1, err1)
+			}
+			a, b := readTree(t, one), readTree(t, seven)
+			if len(a) < 2 {
+				t.Fatalf("report wrote %d files", len(a))
+			}
+			for name, page := range a {
+				if !bytes.Equal(page, b[name]) {
+					t.Errorf("%s differs between --parallel 1 and 7", name)
+				}
+			}
+			if len(a) != len(b) {
+				t.Errorf("%d files with --parallel 1, %d with 7", len(a), len(b))
+			}
+		})
+	}
+}
+
+// readTree returns every file under dir by its relative path.
+func readTree(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		files[rel] = data
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// Errors in some applications do not stop the others: every good log is
+// analysed, each bad one is named on stderr with its reason, and the exit
+// status says the read was partial, as a sequential read says.
+func TestParallelErrorsNameTheirLogAndSpareTheOthers(t *testing.T) {
+	dir := manyLogsDir(t)
+	out, errOut, status := runCommand(t, "analyze", "--parallel", "4", "--json", dir)
+	if status != exitPartial {
+		t.Errorf("exit status %d, want %d", status, exitPartial)
+	}
+	if n := strings.Count(out, `"appId": "app-20261201`); n != 12 {
+		t.Errorf("%d applications in the JSON, want the 12 generated (one with a damaged line)", n)
+	}
+	for _, want := range []string{
+		filepath.Join(dir, "app-20261201000003-9999") + ": holds no Spark event",
+		filepath.Join(dir, "app-20261201000009-9999") + ": holds no Spark event",
+		filepath.Join(dir, "app-20261201000007-0007") + ": 1 problem(s)",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if _, _, status := runCommand(t, "analyze", "--parallel=-1", dir); status != exitUsage {
+		t.Errorf("--parallel -1: exit status %d, want %d", status, exitUsage)
+	}
+}

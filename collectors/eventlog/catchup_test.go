@@ -1,0 +1,278 @@
+package eventlog
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/sparkglance/sparkglance/exporter"
+	"github.com/sparkglance/sparkglance/exporter/exportertest"
+	"github.com/sparkglance/sparkglance/internal/analysis"
+	"github.com/sparkglance/sparkglance/internal/appdoc"
+	"github.com/sparkglance/sparkglance/internal/inorder"
+	"github.com/sparkglance/sparkglance/internal/simulate"
+	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/testkit"
+)
+
+// writeFinishedApps writes n small finished simulated applications (about
+// 70 kB each) with their own ids, started a minute apart, and returns the
+// ids.
+func writeFinishedApps(tb testing.TB, dir string, n int) []string {
+	tb.Helper()
+	return writeFinishedAppsOf(tb, dir, n, 4)
+}
+
+// writeFinishedAppsOf is writeFinishedApps with tasks (and up to 3 more)
+// tasks per stage.
+func writeFinishedAppsOf(tb testing.TB, dir string, n, tasks int) []string {
+	tb.Helper()
+	ids := make([]string, n)
+	for i := range n {
+		cfg := simulate.DefaultConfig()
+		cfg.AppID = fmt.Sprintf("app-20261201%06d-%04d", i, i)
+		cfg.Start = cfg.Start.Add(time.Duration(i) * time.Minute)
+		cfg.Executors, cfg.CoresPerExecutor, cfg.TasksPerStage, cfg.Seed = 2, 2, tasks+i%4, uint64(i)
+		var b strings.Builder
+		if _, err := simulate.Write(&b, cfg); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, cfg.AppID), []byte(b.String()), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+		ids[i] = cfg.AppID
+	}
+	return ids
+}
+
+// catchUpConfig watches dir holding n finished applications, all of them
+// kept, polling at the default interval as serve does.
+func catchUpConfig(dir string, n int) Config {
+	cfg := testConfig(dir)
+	cfg.MaxApps, cfg.PollInterval = n, DefaultConfig().PollInterval
+	return cfg
+}
+
+// appsInfo counts the spark_app_info series of a text exposition.
+func appsInfo(text string) int { return strings.Count(text, "\nspark_app_info{") }
+
+// BenchmarkCatchUp2000Apps: serve started on a directory of 2,000 finished
+// applications, until /-/ready answers 200 and a first scrape of /metrics
+// holds all 2,000 in spark_app_info, against `sparkglance analyze` over the
+// same directory: its reading (appdoc.Read of every log on one worker per
+// core, as the command does) and, for the whole `analyze --json`, the JSON
+// array encoded to io.Discard after it. Reported: each in seconds (wall
+// clock), serve's ratio to the reading alone and to the whole command
+// (goal: serve ≤ 2 × analyze), the same ratios of the CPU time used, and
+// the most analyses alive at once.
+func BenchmarkCatchUp2000Apps(b *testing.B) {
+	const n = 2000
+	dir := b.TempDir()
+	writeFinishedApps(b, dir, n)
+	syscall.Sync()                      // the logs' write-back must not land in the first timing
+	var jsonTime, jsonCPU time.Duration // of the output, within analyze's
+	analyze := func() time.Duration {
+		start := time.Now()
+		logs, err := sparklog.DiscoverGiven(dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var docs []appdoc.Doc
+		type result struct {
+			doc appdoc.Doc
+			err error
+		}
+		inorder.Each(len(logs), runtime.GOMAXPROCS(0), len(logs), func(i int) result {
+			doc, err := appdoc.Read(context.Background(), logs[i], analysis.DefaultConfig(), nil)
+			return result{doc, err}
+		}, func(_ int, r result) bool {
+			if r.err != nil {
+				b.Fatal(r.err)
+			}
+			docs = append(docs, r.doc)
+			return true
+		})
+		if len(docs) != n {
+			b.Fatalf("analyze read %d logs, want %d", len(docs), n)
+		}
+		read, cpu := time.Since(start), processCPU(b)
+		enc := json.NewEncoder(io.Discard)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(docs); err != nil {
+			b.Fatal(err)
+		}
+		jsonTime += time.Since(start) - read
+		jsonCPU += processCPU(b) - cpu
+		return read
+	}
+	var peak int64
+	serve := func() time.Duration {
+		text, took := serveOnceWith(b, catchUpConfig(dir, n), func(w *Watcher) {
+			peak = max(peak, w.peakAnalyses.Load())
+		})
+		if got := appsInfo(text); got != n {
+			b.Fatalf("first scrape after ready: %d applications in spark_app_info, want %d", got, n)
+		}
+		return took
+	}
+	// CPU time too: on a busy machine the wall-clock ratio says more about
+	// the neighbours than about the code.
+	var analyzeTime, serveTime, analyzeCPU, serveCPU time.Duration
+	timed := func(f func() time.Duration, wall, cpu *time.Duration) {
+		runtime.GC() // the other phase's garbage is not this one's
+		before := processCPU(b)
+		*wall += f()
+		*cpu += processCPU(b) - before
+	}
+	for i := 0; b.Loop(); i++ {
+		if i%2 == 0 { // alternate, so that neither always runs on a warmer machine
+			timed(analyze, &analyzeTime, &analyzeCPU)
+			timed(serve, &serveTime, &serveCPU)
+		} else {
+			timed(serve, &serveTime, &serveCPU)
+			timed(analyze, &analyzeTime, &analyzeCPU)
+		}
+	}
+	// analyzeTime and analyzeCPU hold the reading only; the JSON output
+	// was timed apart.
+	analyzeCPU -= jsonCPU
+	nOps := float64(b.N)
+	b.ReportMetric(analyzeTime.Seconds()/nOps, "analyze-read-s/op")
+	b.ReportMetric((analyzeTime+jsonTime).Seconds()/nOps, "analyze-json-s/op")
+	b.ReportMetric(serveTime.Seconds()/nOps, "ready+scrape-s/op")
+	b.ReportMetric(serveTime.Seconds()/analyzeTime.Seconds(), "serve/read")
+	b.ReportMetric(serveTime.Seconds()/(analyzeTime+jsonTime).Seconds(), "serve/json")
+	b.ReportMetric(serveCPU.Seconds()/analyzeCPU.Seconds(), "serve/read-cpu")
+	b.ReportMetric(serveCPU.Seconds()/(analyzeCPU+jsonCPU).Seconds(), "serve/json-cpu")
+	b.ReportMetric(float64(peak), "peak-analyses")
+}
+
+// processCPU is the CPU time (user and system) this process used so far.
+func processCPU(tb testing.TB) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		tb.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// serveOnceWith runs an exporter with the event-log collector on cfg until
+// /-/ready answers 200, calls atReady with the collector, scrapes /metrics
+// once, stops the exporter and returns the scrape and how long it took
+// from the start to the end of the scrape.
+func serveOnceWith(tb testing.TB, cfg Config, atReady func(*Watcher)) (string, time.Duration) {
+	tb.Helper()
+	start := time.Now()
+	w, err := New(cfg, testLogger(tb))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cat := exporter.NewCatalog()
+	cat.Register(CollectorName, true, exportertest.Fixed(w))
+	e, err := exporter.New(*exportertest.ParseConfig(tb, cat, "--web.listen-address=127.0.0.1:0"), cat, testLogger(tb))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	addrs, err := e.Listen()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- e.Run(ctx) }()
+	defer func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				tb.Errorf("exporter Run: %v", err)
+			}
+		case <-time.After(30 * time.Second):
+			tb.Error("exporter did not stop within 30 s")
+		}
+	}()
+	base := "http://" + addrs[0].String()
+	// Asked every 10 ms: often enough to time a catch-up of seconds, seldom
+	// enough not to take the cores it is timing.
+	for deadline := start.Add(5 * time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		if code, _ := testkit.HTTPGet(tb, http.DefaultClient, base+"/-/ready", nil); code == http.StatusOK {
+			break
+		}
+		if time.Now().After(deadline) {
+			tb.Fatalf("not ready within 5 minutes: %v", w.Ready())
+		}
+	}
+	if atReady != nil {
+		atReady(w)
+	}
+	text := httpGet(tb, base+"/metrics")
+	return text, time.Since(start)
+}
+
+// Catching up on a directory of finished applications: /-/ready waits
+// until every one was read and reduced to its views (no analysis is left
+// then), the first scrape after it shows every application, and no more
+// analyses were ever alive at once than --eventlog.max-apps allows, nor,
+// as a log found finished gets its analysis only with a worker and a
+// catch-up place, more than there are workers: also when big logs hand
+// their worker on in the middle (the slice time of the "yielding" case
+// makes them yield every 1,024 events). With fewer max-apps than logs,
+// the peak stays within max-apps too.
+func TestCatchUpIsBoundedAndReadyMeansComplete(t *testing.T) {
+	small, big := t.TempDir(), t.TempDir()
+	smallIDs := writeFinishedApps(t, small, 24)
+	bigIDs := writeFinishedAppsOf(t, big, 5, 100) // about 1,600 events each
+	for _, tc := range []struct {
+		dir              string
+		ids              []string
+		maxApps, workers int
+		slice            time.Duration
+		want             int
+	}{
+		{dir: small, ids: smallIDs, maxApps: 24, workers: 2, slice: time.Hour, want: 24},
+		{dir: small, ids: smallIDs, maxApps: 15, workers: 3, slice: time.Hour, want: 15},
+		{dir: big, ids: bigIDs, maxApps: 5, workers: 2, slice: time.Nanosecond, want: 5},
+	} {
+		name := fmt.Sprintf("apps%d-max-apps%d-workers%d", len(tc.ids), tc.maxApps, tc.workers)
+		if tc.slice < time.Millisecond {
+			name += "-yielding"
+		}
+		t.Run(name, func(t *testing.T) {
+			cfg := catchUpConfig(tc.dir, tc.maxApps)
+			cfg.Workers, cfg.SliceTime = tc.workers, tc.slice
+			var w *Watcher
+			text, _ := serveOnceWith(t, cfg, func(ready *Watcher) {
+				w = ready
+				if n := ready.analyses.Load(); n != 0 {
+					t.Errorf("ready with %d analyses still alive: catch-up had not ended", n)
+				}
+			})
+			if got := appsInfo(text); got != tc.want {
+				t.Errorf("first scrape after ready: %d applications in spark_app_info, want %d", got, tc.want)
+			}
+			if tc.want == len(tc.ids) {
+				for _, id := range tc.ids {
+					if !strings.Contains(text, `spark_app_info{app_id="`+id+`"`) {
+						t.Errorf("first scrape after ready lacks %s", id)
+					}
+				}
+			}
+			peak := w.peakAnalyses.Load()
+			if peak > int64(tc.maxApps) || peak > int64(tc.workers) {
+				t.Errorf("%d analyses alive at once, want at most %d (max-apps) and %d (workers)", peak, tc.maxApps, tc.workers)
+			}
+			if peak == 0 {
+				t.Error("no analysis was ever counted")
+			}
+		})
+	}
+}
