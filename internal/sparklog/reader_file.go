@@ -161,17 +161,17 @@ func (fo *Follower) decompress(st *fileState, src io.Reader, final bool) error {
 	lb := newLineBuffer(fo.opts.maxLine()+1, expect)
 	skip := st.outDone - st.cp.Out // handled in an earlier poll
 	var in lineInput = serialInput{zr: zr, cnt: cnt}
-	if workers := fo.opts.decodeWorkers(st.size - st.cp.In); final && workers > 1 {
-		chunkSize := fo.opts.chunkBytes
-		if chunkSize <= 0 {
-			chunkSize = parallelChunk
-		}
-		p := startParallel(zr, cnt, st.cp.Out, workers, fo.opts.maxLine(), chunkSize, st.cp)
-		defer p.stop()
-		in = p
+	workers := 1
+	if final {
+		workers = fo.opts.decodeWorkers(st.size - st.cp.In)
 	}
-	fo.ahead = in
-	defer func() { fo.ahead = nil }()
+	var par *parallelInput
+	defer func() {
+		if par != nil {
+			par.stop()
+		}
+		fo.ahead = nil
+	}()
 	empty := 0
 	lastProgress, counted := in.consumed(), in.consumed()
 	for {
@@ -184,6 +184,11 @@ func (fo *Follower) decompress(st *fileState, src io.Reader, final bool) error {
 		}
 		if err := fo.opts.stopped(); err != nil {
 			return err
+		}
+		if par == nil && workers > 1 {
+			// Small first reads: decoding ahead starts once the file has
+			// shown it is an event log.
+			space = space[:min(len(space), fo.opts.chunkSize())]
 		}
 		n, rerr := in.Read(space)
 		lb.wrote(n)
@@ -205,6 +210,14 @@ func (fo *Follower) decompress(st *fileState, src io.Reader, final bool) error {
 		var corrupt *codec.CorruptError
 		switch {
 		case rerr == nil:
+			if par == nil && workers > 1 && skip == 0 && st.sniffed && st.goodLine {
+				// The file is an event log, what an earlier poll handled is
+				// skipped: from here on, decode ahead. Deciding only now
+				// keeps a file given up early (not a log) read exactly as
+				// on one goroutine, down to the bytes it consumed.
+				par = fo.startParallel(st, zr, cnt, st.outDone+int64(len(lb.pending())), workers)
+				in, fo.ahead = par, par
+			}
 			if n == 0 {
 				if empty++; empty > maxEmptyReads {
 					return fo.ioFailure(st, io.ErrNoProgress)

@@ -50,6 +50,13 @@ func (o Options) decodeWorkers(size int64) int {
 	return runtime.GOMAXPROCS(0)
 }
 
+func (o Options) chunkSize() int {
+	if o.chunkBytes > 0 {
+		return o.chunkBytes
+	}
+	return parallelChunk
+}
+
 // lineInput is where the line loop gets its decompressed bytes, and
 // possibly its lines already decoded.
 type lineInput interface {
@@ -100,7 +107,8 @@ type aheadLine struct {
 // methods are called by the line loop's goroutine only.
 type parallelInput struct {
 	zr       *codec.Reader
-	startOut int64 // decompressed offset of the stream's first byte
+	startOut int64 // decompressed offset of the first byte the producer reads
+	startIn  int64 // stored bytes consumed before it started
 	fallback codec.Checkpoint
 
 	chunks chan *chunk // in stream order, to the line loop
@@ -115,13 +123,15 @@ type parallelInput struct {
 	finished bool   // the producer sent its last chunk and touches zr no more
 }
 
-// startParallel starts decompressing zr (whose output starts at
-// decompressed offset startOut) with workers decoding lines of up to
-// maxLine bytes. Stop must be called before zr's source is closed.
-func startParallel(zr *codec.Reader, cnt *countingReader, startOut int64, workers, maxLine, chunkSize int, cp codec.Checkpoint) *parallelInput {
+// startParallel goes on decompressing zr, whose next byte is at
+// decompressed offset startOut, on its own goroutine, with workers
+// decoding the lines. Stop must be called before zr's source is closed.
+func (fo *Follower) startParallel(st *fileState, zr *codec.Reader, cnt *countingReader, startOut int64, workers int) *parallelInput {
+	chunkSize := fo.opts.chunkSize()
+	maxLine := fo.opts.maxLine()
 	inFlight := 2*workers + 2
 	p := &parallelInput{
-		zr: zr, startOut: startOut, fallback: cp,
+		zr: zr, startOut: startOut, fallback: st.cp, startIn: cnt.n,
 		chunks: make(chan *chunk, inFlight),
 		jobs:   make(chan *chunk, inFlight),
 		free:   make(chan *chunk, inFlight),
@@ -311,7 +321,7 @@ func (p *parallelInput) release(c *chunk) {
 
 func (p *parallelInput) consumed() int64 {
 	if p.cur == nil {
-		return 0
+		return p.startIn
 	}
 	return p.cur.in
 }
