@@ -32,7 +32,7 @@ const (
 	// parallelChunk is the decompressed bytes one decoding job holds: big
 	// enough that hand-overs cost nothing next to decoding, small enough
 	// that a few in flight stay a few MiB.
-	parallelChunk = 1 << 20
+	parallelChunk = 512 << 10
 	// parallelMinInput is the stored size from which a finished file is
 	// worth a pipeline; a smaller one is read as fast on one goroutine.
 	parallelMinInput = 256 << 10
