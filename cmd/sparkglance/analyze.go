@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/sparkglance/sparkglance/internal/appdoc"
 	"github.com/sparkglance/sparkglance/internal/inorder"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/codec"
 )
 
 // progressMinBytes is the input size from which a progress bar is drawn.
@@ -109,6 +111,10 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string) (docs []ap
 			continue
 		}
 		logs = append(logs, found...)
+	}
+
+	if len(logs) == 1 {
+		limitMemoryForWindow(logs[0])
 	}
 
 	// Logs are read on a pool of workers, but their results are taken in
@@ -262,4 +268,45 @@ func writeTextResult(w io.Writer, r appdoc.Doc) error {
 		fmt.Fprintf(w, "\nProblems: %d (listed on stderr)\n", n)
 	}
 	return nil
+}
+
+// Reading one log takes a few tens of MiB, but a zstd frame may declare a
+// history window of up to 128 MiB (Databricks writes such frames), which
+// the decoder keeps as live heap; Go's collector would then let garbage
+// grow to as much again before collecting. For such a log a soft memory
+// limit of readBudget plus the window keeps the peak near what reading
+// really needs. Smaller windows need no limit, and a limit set by
+// GOMEMLIMIT is left alone.
+const (
+	readBudget = 48 << 20
+	bigWindow  = 16 << 20
+)
+
+func limitMemoryForWindow(l sparklog.Log) {
+	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
+		return
+	}
+	var window int64
+	for _, f := range l.Files {
+		if f.Member != "" || f.Codec != codec.Zstd {
+			continue
+		}
+		window = max(window, zstdWindowOf(f.Path))
+	}
+	if window >= bigWindow {
+		debug.SetMemoryLimit(readBudget + window)
+	}
+}
+
+// zstdWindowOf reads the window the first frame of a zstd file declares; 0
+// when the file cannot be read (reading it reports why).
+func zstdWindowOf(path string) int64 {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	head := make([]byte, 18)
+	n, _ := io.ReadFull(f, head)
+	return codec.ZstdWindow(head[:n])
 }

@@ -39,6 +39,12 @@ type Follower struct {
 	// set once that file was truncated or replaced by another.
 	identity  os.FileInfo
 	rewritten string
+	// ahead is the input of the file being read, which may hold its lines
+	// decoded ahead by other goroutines; set only inside decompress.
+	ahead lineInput
+	// linesAhead counts the lines whose event came decoded ahead (tests
+	// check that the parallel path was taken).
+	linesAhead int64
 }
 
 // PollResult tells what one Poll did.

@@ -47,6 +47,12 @@ type Options struct {
 	OnProgress func(Progress)
 
 	ctx context.Context // set by ReadContext; checked between blocks
+	// workers decode a finished file's lines: 0 chooses (GOMAXPROCS for a
+	// big file, else 1), 1 decodes on the reading goroutine. Tests set it
+	// to compare the two paths.
+	workers int
+	// chunkBytes overrides parallelChunk, so tests cross chunk borders often.
+	chunkBytes int
 }
 
 func (o Options) maxLine() int {

@@ -14,7 +14,7 @@ import (
 )
 
 // realLines returns the 88 lines of a real Spark 1.2 log, newline included.
-func realLines(t *testing.T) [][]byte {
+func realLines(t testing.TB) [][]byte {
 	t.Helper()
 	data := readShared(t, "local-1422981759269")
 	lines := bytes.SplitAfter(data, []byte("\n"))

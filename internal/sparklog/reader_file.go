@@ -160,8 +160,20 @@ func (fo *Follower) decompress(st *fileState, src io.Reader, final bool) error {
 	}
 	lb := newLineBuffer(fo.opts.maxLine()+1, expect)
 	skip := st.outDone - st.cp.Out // handled in an earlier poll
+	var in lineInput = serialInput{zr: zr, cnt: cnt}
+	workers := 1
+	if final {
+		workers = fo.opts.decodeWorkers(st.size - st.cp.In)
+	}
+	var par *parallelInput
+	defer func() {
+		if par != nil {
+			par.stop()
+		}
+		fo.ahead = nil
+	}()
 	empty := 0
-	lastProgress, counted := cnt.n, cnt.n
+	lastProgress, counted := in.consumed(), in.consumed()
 	for {
 		space := lb.space()
 		if space == nil {
@@ -173,25 +185,39 @@ func (fo *Follower) decompress(st *fileState, src io.Reader, final bool) error {
 		if err := fo.opts.stopped(); err != nil {
 			return err
 		}
-		n, rerr := zr.Read(space)
+		if par == nil && workers > 1 {
+			// Small first reads: decoding ahead starts once the file has
+			// shown it is an event log.
+			space = space[:min(len(space), fo.opts.chunkSize())]
+		}
+		n, rerr := in.Read(space)
 		lb.wrote(n)
 		if skip > 0 {
 			skip -= int64(lb.dropFront(int(min(skip, int64(n)))))
 		}
-		st.readIn += cnt.n - counted
-		counted = cnt.n
-		st.inPos = max(st.inPos, base+cnt.n)
+		consumed := in.consumed()
+		st.readIn += consumed - counted
+		counted = consumed
+		st.inPos = max(st.inPos, base+consumed)
 		if err := fo.drainLines(st, lb, false); err != nil || st.done {
 			return err
 		}
-		st.cp = zr.Boundary(st.outDone)
-		if cnt.n-lastProgress >= progressEvery {
-			lastProgress = cnt.n
+		st.cp = in.boundary(st.outDone)
+		if consumed-lastProgress >= progressEvery {
+			lastProgress = consumed
 			fo.reportProgress()
 		}
 		var corrupt *codec.CorruptError
 		switch {
 		case rerr == nil:
+			if par == nil && workers > 1 && skip == 0 && st.sniffed && st.goodLine {
+				// The file is an event log, what an earlier poll handled is
+				// skipped: from here on, decode ahead. Deciding only now
+				// keeps a file given up early (not a log) read exactly as
+				// on one goroutine, down to the bytes it consumed.
+				par = fo.startParallel(st, zr, cnt, st.outDone+int64(len(lb.pending())), workers)
+				in, fo.ahead = par, par
+			}
 			if n == 0 {
 				if empty++; empty > maxEmptyReads {
 					return fo.ioFailure(st, io.ErrNoProgress)
@@ -200,9 +226,9 @@ func (fo *Follower) decompress(st *fileState, src io.Reader, final bool) error {
 				empty = 0
 			}
 		case errors.Is(rerr, io.EOF):
-			return fo.endOfData(st, zr, lb, final, nil)
+			return fo.endOfData(st, in, lb, final, nil)
 		case errors.Is(rerr, codec.ErrTruncated):
-			return fo.endOfData(st, zr, lb, final, rerr)
+			return fo.endOfData(st, in, lb, final, rerr)
 		case errors.As(rerr, &corrupt):
 			fo.problem(st, Problem{File: st.file.Ref(), Line: st.line + 1, Offset: corrupt.Offset, Kind: ProblemCorruptData,
 				Reason: corrupt.Error() + "; the damaged data is skipped"})
@@ -274,19 +300,19 @@ func (fo *Follower) drainLines(st *fileState, lb *lineBuffer, eof bool) error {
 
 // endOfData handles the end of the data available now. truncErr is non-nil
 // when the input ended inside a compressed block.
-func (fo *Follower) endOfData(st *fileState, zr *codec.Reader, lb *lineBuffer, final bool, truncErr error) error {
+func (fo *Follower) endOfData(st *fileState, in lineInput, lb *lineBuffer, final bool, truncErr error) error {
 	if err := fo.drainLines(st, lb, true); err != nil || st.done {
 		return err
 	}
 	if !final {
-		st.cp = zr.Boundary(st.outDone)
+		st.cp = in.boundary(st.outDone)
 		st.pending = int64(len(lb.pending()))
 		return nil // live: the tail is re-read from st.cp next time
 	}
 	st.pending = 0
 	if truncErr != nil {
 		// The unfinished block starts at the last boundary Read reached.
-		blockStart := zr.Boundary(st.outDone + int64(len(lb.pending()))).In
+		blockStart := in.boundary(st.outDone + int64(len(lb.pending()))).In
 		fo.problem(st, Problem{File: st.file.Ref(), Line: st.line + 1, Offset: blockStart, Kind: ProblemTruncatedData,
 			Reason: fmt.Sprintf("%v; the file is finished, so its last block is lost", truncErr)})
 	}
@@ -318,7 +344,17 @@ func (fo *Follower) handleLine(st *fileState, line []byte, off int64, unterminat
 	}
 	st.lines++
 	fo.stats.Lines++
-	ev, err := DecodeLine(line)
+	var ev Event
+	var err error
+	ok := false
+	if fo.ahead != nil {
+		ev, err, ok = fo.ahead.decoded(off, line)
+	}
+	if ok {
+		fo.linesAhead++
+	} else {
+		ev, err = DecodeLine(line)
+	}
 	if err != nil {
 		if st.afterCorrupt {
 			st.afterCorrupt = false // a fragment of the damaged region, already reported

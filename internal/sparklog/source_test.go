@@ -19,7 +19,7 @@ func writeFile(t *testing.T, path string, data []byte) {
 	}
 }
 
-func readShared(t *testing.T, elem ...string) []byte {
+func readShared(t testing.TB, elem ...string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(testkit.Events(t, elem...))
 	if err != nil {

@@ -132,3 +132,19 @@ func (d *zstdDecoder) resync(ce *CorruptError) ([]byte, bool, error) {
 	}
 	return nil, true, ce
 }
+
+// ZstdWindow returns the history the zstd frame starting head declares
+// (the decoder holds that much while reading it), or 0 when head does not
+// start a zstd frame. head needs the frame header: 18 bytes are always
+// enough.
+func ZstdWindow(head []byte) int64 {
+	var h zstd.Header
+	if err := h.Decode(head); err != nil || h.Skippable {
+		return 0
+	}
+	w := h.WindowSize
+	if h.SingleSegment {
+		w = h.FrameContentSize
+	}
+	return int64(min(w, zstdMaxWindow))
+}

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/sparkglance/sparkglance/internal/testkit"
+)
+
+// BenchmarkAnalyzeBinary runs the built binary's `analyze --json` over
+// nds_q72 (48 MB of JSON) and nds_q88 (142 MB) as stored (zstd), plain and
+// gzip, start to exit with the output written, and reports per run the wall
+// time, the CPU time (user+sys) and the peak RSS from getrusage. The
+// uncompressed throughput is the one that counts: bytes of JSON per wall
+// second. GOMAXPROCS is the environment's (set it to compare 1 and 2).
+func BenchmarkAnalyzeBinary(b *testing.B) {
+	bin, err := buildBinary()
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	for _, log := range []struct {
+		name, file string
+		size       int64
+	}{
+		{"q72", "nds_q72_dataproc_2_2.zstd", 48279502},
+		{"q88", "nds_q88_photon_db_13_3.zstd", 142361502},
+	} {
+		stored := testkit.Events(b, "extra", "spark-rapids-tools", "spark-events-qualification", log.file)
+		plain := filepath.Join(dir, "app-"+log.name)
+		gz := plain + ".gz"
+		writeDecoded(b, stored, plain, gz)
+		for _, in := range []struct{ codec, path string }{{"zstd", stored}, {"plain", plain}, {"gzip", gz}} {
+			b.Run(log.name+"/"+in.codec, func(b *testing.B) {
+				b.SetBytes(log.size)
+				var cpu time.Duration
+				var maxRSS int64
+				for b.Loop() {
+					cmd := exec.Command(bin, "analyze", "--json", in.path)
+					cmd.Stdout = io.Discard
+					var stderr bytes.Buffer
+					cmd.Stderr = &stderr
+					if err := cmd.Run(); err != nil {
+						b.Fatalf("%v: %s", err, stderr.String())
+					}
+					cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+					if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+						maxRSS = max(maxRSS, ru.Maxrss) // KiB on Linux
+					}
+				}
+				b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
+				b.ReportMetric(float64(maxRSS)/1024, "maxRSS-MiB")
+			})
+		}
+	}
+}
+
+// writeDecoded decompresses a zstd log into plain and gzip copies with the
+// zstd and gzip tools: a child's peak RSS (getrusage) starts from this
+// process's peak, which decoding a 128 MiB window here would raise.
+func writeDecoded(b *testing.B, stored, plain, gz string) {
+	b.Helper()
+	zstdTool, gzipTool := testkit.RequireTool(b, "zstd"), testkit.RequireTool(b, "gzip")
+	if out, err := exec.Command(zstdTool, "-d", "-q", "-f", "--long=31", stored, "-o", plain).CombinedOutput(); err != nil {
+		b.Fatalf("zstd: %v\n%s", err, out)
+	}
+	if out, err := exec.Command(gzipTool, "-k", "-f", plain).CombinedOutput(); err != nil {
+		b.Fatalf("gzip: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(gz); err != nil {
+		b.Fatal(err)
+	}
+}
