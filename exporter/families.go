@@ -1,7 +1,6 @@
 package exporter
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"slices"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
-	"github.com/prometheus/common/expfmt"
 )
 
 // FamilyCollector is a collector that hands over whole metric families
@@ -38,8 +36,8 @@ type Family struct {
 
 // Part is an immutable piece of a family: its series, sorted as the
 // registry sorts them with repeated label sets dropped, and their text
-// encoding, made by expfmt from those series at the first text scrape that
-// needs it and kept.
+// encoding, made from those series at the first text scrape that needs it
+// and kept (an unchanged part costs a copy).
 type Part struct {
 	name    string
 	typ     dto.MetricType
@@ -72,22 +70,28 @@ func (p *Part) Text() ([]byte, error) {
 		if len(p.metrics) == 0 {
 			return
 		}
-		var buf bytes.Buffer
-		if _, err := expfmt.MetricFamilyToText(&buf, &dto.MetricFamily{Name: &p.name, Type: p.typ.Enum(), Metric: p.metrics}); err != nil {
+		scratch := scratchBuffers.Get().(*[]byte)
+		b, err := appendSamples((*scratch)[:0], p.name, p.typ, p.metrics)
+		if err != nil {
 			p.err = fmt.Errorf("%s: %w", p.name, err)
-			return
+		} else {
+			// Kept at its size: a snapshot holds thousands of parts.
+			p.text = slices.Clone(b)
 		}
-		// Without Help, the first line is the TYPE line, which the exporter
-		// writes once per family.
-		header, samples, ok := bytes.Cut(buf.Bytes(), []byte("\n"))
-		if !ok || !bytes.HasPrefix(header, []byte("# TYPE ")) {
-			p.err = fmt.Errorf("%s: unexpected text encoding %q", p.name, header)
-			return
+		if cap(b) <= maxScratch {
+			*scratch = b
+			scratchBuffers.Put(scratch)
 		}
-		p.text = samples
 	})
 	return p.text, p.err
 }
+
+// scratchBuffers hold the text of a part while it is encoded, so that its
+// growth is paid once per encoding goroutine rather than once per part.
+var scratchBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+
+// maxScratch bounds a scratch buffer kept for reuse.
+const maxScratch = 4 << 20
 
 // metricFamily is f for the registry's world: every part's series.
 func (f *Family) metricFamily() *dto.MetricFamily {

@@ -3,6 +3,8 @@ package eventlog
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"runtime"
 	"strings"
@@ -65,6 +67,38 @@ func BenchmarkScrape100Apps100Executors(b *testing.B) {
 			b.StartTimer()
 			httpGet(b, base+"/metrics")
 		}
+	})
+	// What a scrape costs the exporter: the handler until the last
+	// compressed byte is written, read by a client that keeps the body
+	// compressed, as Prometheus un-gzips on its own machine.
+	b.Run("server", func(b *testing.B) {
+		base, ew := startExporter(b, testConfig(dir))
+		waitFor(b, 5*time.Minute, "exporter's watcher ready", func() bool { return ew.Ready() == nil })
+		client := compressedClient()
+		b.ReportAllocs()
+		var wire int64
+		for b.Loop() {
+			wire = scrapeCompressed(b, client, base+"/metrics")
+		}
+		b.ReportMetric(float64(wire), "gzip-bytes/scrape")
+	})
+	b.Run("server-all-changed", func(b *testing.B) {
+		base, ew := startExporter(b, testConfig(dir))
+		waitFor(b, 5*time.Minute, "exporter's watcher ready", func() bool { return ew.Ready() == nil })
+		client := compressedClient()
+		b.ReportAllocs()
+		var wire int64
+		for b.Loop() {
+			b.StopTimer()
+			for _, a := range ew.snapshot() {
+				if v := a.view.Load(); v != nil {
+					a.view.Store(freshView(v))
+				}
+			}
+			b.StartTimer()
+			wire = scrapeCompressed(b, client, base+"/metrics")
+		}
+		b.ReportMetric(float64(wire), "gzip-bytes/scrape")
 	})
 	b.Run("parts+encode-all-changed", func(b *testing.B) {
 		views := latestAttempts(w.snapshot())
@@ -197,6 +231,38 @@ func BenchmarkAppendToMetricsLag(b *testing.B) {
 		worst = max(worst, time.Since(start))
 	}
 	b.ReportMetric(float64(worst.Milliseconds()), "worst-ms")
+}
+
+// compressedClient asks for gzip itself, so that the transport hands the
+// body over still compressed.
+func compressedClient() *http.Client {
+	return &http.Client{Timeout: time.Minute, Transport: &http.Transport{DisableCompression: true}}
+}
+
+// scrapeCompressed GETs u in the text format with gzip accepted, as
+// Prometheus does, and reads the body without un-gzipping it; it returns
+// the bytes on the wire.
+func scrapeCompressed(b *testing.B, client *http.Client, u string) int64 {
+	b.Helper()
+	req, err := http.NewRequest(http.MethodGet, u, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	req.Header.Set("Accept", "text/plain;version=0.0.4")
+	req.Header.Set("Accept-Encoding", "gzip")
+	resp, err := client.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer resp.Body.Close()
+	n, err := io.Copy(io.Discard, resp.Body)
+	if err != nil {
+		b.Fatalf("GET %s: reading body: %v", u, err)
+	}
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Encoding") != "gzip" {
+		b.Fatalf("GET %s: status %d, Content-Encoding %q; want 200, gzip", u, resp.StatusCode, resp.Header.Get("Content-Encoding"))
+	}
+	return n
 }
 
 // countingWriter stands for the HTTP response: it only counts.
