@@ -52,9 +52,22 @@ type Part struct {
 // and owns from now on; a series repeating another's labels is dropped, as
 // the registry would refuse it.
 func NewPart(name string, t dto.MetricType, ms []*dto.Metric) *Part {
-	slices.SortStableFunc(ms, compareSeries)
-	ms = slices.CompactFunc(ms, func(a, b *dto.Metric) bool { return compareSeries(a, b) == 0 })
+	// Collectors mostly build series in order already: one pass to check.
+	if !strictlyIncreasing(ms) {
+		slices.SortStableFunc(ms, compareSeries)
+		ms = slices.CompactFunc(ms, func(a, b *dto.Metric) bool { return compareSeries(a, b) == 0 })
+	}
 	return &Part{name: name, typ: t, metrics: ms}
+}
+
+// strictlyIncreasing reports whether ms is sorted with no label set twice.
+func strictlyIncreasing(ms []*dto.Metric) bool {
+	for i := 1; i < len(ms); i++ {
+		if compareSeries(ms[i-1], ms[i]) >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // Len is the number of series.
@@ -190,6 +203,9 @@ func compareSeries(a, b *dto.Metric) int {
 		return len(a.Label) - len(b.Label)
 	}
 	for i, lp := range a.Label {
+		if lp == b.Label[i] { // a pair shared between series
+			continue
+		}
 		if c := strings.Compare(lp.GetValue(), b.Label[i].GetValue()); c != 0 {
 			return c
 		}

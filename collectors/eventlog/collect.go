@@ -117,6 +117,7 @@ type appPairs struct {
 	v        *appView
 	id, name *dto.LabelPair
 	execs    []*dto.LabelPair // executor_id, aligned with v.executors
+	slab     *sampleSlab      // where the view's series are allocated, if set
 }
 
 func newAppPairs(v *appView) appPairs {
@@ -129,7 +130,7 @@ func newAppPairs(v *appView) appPairs {
 }
 
 func (p *appPairs) send(ch sink, m *Metric, val float64, extra ...*dto.LabelPair) {
-	ch(m.newSample(val, append([]*dto.LabelPair{p.id, p.name}, extra...)...))
+	ch(p.newSample(m, val, append([]*dto.LabelPair{p.id, p.name}, extra...)...))
 }
 
 // sink receives one application's series of a family.
@@ -215,15 +216,15 @@ var families = []family{
 		for _, c := range [...]string{"cpu", "gc", "run", "serde", "shuffle"} {
 			for i := range p.v.executors {
 				e := &p.v.executors[i]
-				ch(execTaskTime.newSample(e.totals.taskTime[taskTimeIndex[c]], p.id, p.name, p.execs[i], taskTimePairs[c]))
+				ch(p.newSample(execTaskTime, e.totals.taskTime[taskTimeIndex[c]], p.id, p.name, p.execs[i], taskTimePairs[c]))
 			}
 		}
 	}},
 	{m: execSpill, emit: func(ch sink, p *appPairs, _ time.Time) {
 		for i := range p.v.executors {
 			t := &p.v.executors[i].totals
-			ch(execSpill.newSample(t.diskSpill, p.id, p.name, p.execs[i], mediumPairs["disk"]))
-			ch(execSpill.newSample(t.memSpill, p.id, p.name, p.execs[i], mediumPairs["memory"]))
+			ch(p.newSample(execSpill, t.diskSpill, p.id, p.name, p.execs[i], mediumPairs["disk"]))
+			ch(p.newSample(execSpill, t.memSpill, p.id, p.name, p.execs[i], mediumPairs["memory"]))
 		}
 	}},
 	{m: execIntervalSpill, emit: func(ch sink, p *appPairs, _ time.Time) {
@@ -233,15 +234,15 @@ var families = []family{
 		}
 		for i := range p.v.executors {
 			s := iv.spill[p.v.executors[i].id]
-			ch(execIntervalSpill.newSample(s[1], p.id, p.name, p.execs[i], mediumPairs["disk"]))
-			ch(execIntervalSpill.newSample(s[0], p.id, p.name, p.execs[i], mediumPairs["memory"]))
+			ch(p.newSample(execIntervalSpill, s[1], p.id, p.name, p.execs[i], mediumPairs["disk"]))
+			ch(p.newSample(execIntervalSpill, s[0], p.id, p.name, p.execs[i], mediumPairs["memory"]))
 		}
 	}},
 	{m: execSettledSpill, emit: func(ch sink, p *appPairs, _ time.Time) {
 		for i := range p.v.executors {
 			s := p.v.settled.spill[p.v.executors[i].id]
-			ch(execSettledSpill.newSample(s[1], p.id, p.name, p.execs[i], mediumPairs["disk"]))
-			ch(execSettledSpill.newSample(s[0], p.id, p.name, p.execs[i], mediumPairs["memory"]))
+			ch(p.newSample(execSettledSpill, s[1], p.id, p.name, p.execs[i], mediumPairs["disk"]))
+			ch(p.newSample(execSettledSpill, s[0], p.id, p.name, p.execs[i], mediumPairs["memory"]))
 		}
 	}},
 	execFamily(execShuffleRead, func(e *execView) (float64, bool) { return e.totals.shuffleRead, true }),
@@ -304,7 +305,7 @@ func execFamily(m *Metric, value func(*execView) (float64, bool)) family {
 	return family{m: m, emit: func(ch sink, p *appPairs, _ time.Time) {
 		for i := range p.v.executors {
 			if v, ok := value(&p.v.executors[i]); ok {
-				ch(m.newSample(v, p.id, p.name, p.execs[i]))
+				ch(p.newSample(m, v, p.id, p.name, p.execs[i]))
 			}
 		}
 	}}
