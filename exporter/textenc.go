@@ -54,6 +54,10 @@ type sampleEncoder struct {
 	prevStart  int              // where its first label pair's text starts in b
 	prevEnds   []int            // where each of its pairs' text ends in b
 	nameInside bool             // the name is not a legacy name: quoted inside the braces
+
+	// legacyNames are label names already found to need no quoting: a
+	// family has a handful, each repeated on every line.
+	legacyNames []string
 }
 
 // appendSamples appends the sample lines of ms, series of the family name
@@ -188,7 +192,7 @@ func (e *sampleEncoder) labels(b []byte, lps []*dto.LabelPair) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendName(b, lps[i].GetName())
+		b = e.appendLabelName(b, lps[i].GetName())
 		b = append(b, `="`...)
 		b = appendEscaped(b, lps[i].GetValue(), true)
 		b = append(b, '"')
@@ -196,6 +200,22 @@ func (e *sampleEncoder) labels(b []byte, lps []*dto.LabelPair) []byte {
 	}
 	e.prev, e.prevStart, e.prevEnds = lps, start, ends
 	return b
+}
+
+// appendLabelName is appendName remembering the legacy names it met.
+func (e *sampleEncoder) appendLabelName(b []byte, name string) []byte {
+	for _, n := range e.legacyNames {
+		if n == name {
+			return append(b, name...)
+		}
+	}
+	if !model.LegacyValidation.IsValidMetricName(name) {
+		return appendName(b, name)
+	}
+	if len(e.legacyNames) < 8 {
+		e.legacyNames = append(e.legacyNames, name)
+	}
+	return append(b, name...)
 }
 
 // appendName writes a legacy name as it is and any other name quoted.
@@ -248,6 +268,10 @@ func appendFloat(b []byte, f float64) []byte {
 		return append(b, "+Inf"...)
 	case math.IsInf(f, -1):
 		return append(b, "-Inf"...)
+	case f > -1e6 && f < 1e6 && f == math.Trunc(f):
+		// Counts, cores, bytes: below 1e6 the shortest 'g' form of an
+		// integer is its digits, which AppendInt writes faster.
+		return strconv.AppendInt(b, int64(f), 10)
 	}
 	return strconv.AppendFloat(b, f, 'g', -1, 64)
 }

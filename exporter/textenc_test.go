@@ -51,6 +51,7 @@ var trickyValues = []float64{
 	0, math.Copysign(0, -1), 1, -1, 2, 0.1, 1.0 / 3, -2.5e-7, 1e-5, 1e-4, 123456, 999999, 1e6, 1234567,
 	1e21, 1e22, 1.7648e9, 1764806400.123, math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64,
 	1e-300, math.NaN(), math.Inf(+1), math.Inf(-1), float64(1<<53) + 2, 0.000123456789,
+	42, -42, 100000, -999999, -1e6, 999999.5, 12345.000001, 1 << 40,
 }
 
 // trickyLabelValues need escaping, are not ASCII, or are empty.
@@ -171,8 +172,11 @@ func TestTextEncoderMatchesExpfmtRandom(t *testing.T) {
 	}
 	types := []dto.MetricType{dto.MetricType_GAUGE, dto.MetricType_COUNTER, dto.MetricType_UNTYPED, dto.MetricType_SUMMARY, dto.MetricType_HISTOGRAM}
 	value := func() float64 {
-		if rng.IntN(3) == 0 {
+		switch rng.IntN(4) {
+		case 0:
 			return trickyValues[rng.IntN(len(trickyValues))]
+		case 1: // integers on both sides of 1e6, where the formatting changes
+			return float64(rng.IntN(4e6) - 2e6)
 		}
 		return math.Float64frombits(rng.Uint64()) // any bit pattern, NaN payloads included
 	}
