@@ -46,9 +46,10 @@
 // registry path (protobuf, OpenMetrics, OTLP) gathers their series with
 // client_golang's [prometheus.Gatherers], merged with the other collectors'
 // and the exporter's own; the text path writes, for each [Part], the text
-// expfmt encoded from those same series once (a big scrape then mostly
-// copies cached text). Families another collector also emits are merged the
-// registry's way on both paths.
+// encoded from those same series once, byte for byte as expfmt writes it
+// (textenc.go; a big scrape then mostly copies cached text). Families
+// another collector also emits are merged the registry's way on both paths.
+// A gzip'd response is compressed in blocks on all cores (gzip.go).
 //
 // # Default port
 //

@@ -1,7 +1,6 @@
 package exporter
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"slices"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
-	"github.com/prometheus/common/expfmt"
 )
 
 // FamilyCollector is a collector that hands over whole metric families
@@ -38,8 +36,8 @@ type Family struct {
 
 // Part is an immutable piece of a family: its series, sorted as the
 // registry sorts them with repeated label sets dropped, and their text
-// encoding, made by expfmt from those series at the first text scrape that
-// needs it and kept.
+// encoding, made from those series at the first text scrape that needs it
+// and kept (an unchanged part costs a copy).
 type Part struct {
 	name    string
 	typ     dto.MetricType
@@ -54,9 +52,22 @@ type Part struct {
 // and owns from now on; a series repeating another's labels is dropped, as
 // the registry would refuse it.
 func NewPart(name string, t dto.MetricType, ms []*dto.Metric) *Part {
-	slices.SortStableFunc(ms, compareSeries)
-	ms = slices.CompactFunc(ms, func(a, b *dto.Metric) bool { return compareSeries(a, b) == 0 })
+	// Collectors mostly build series in order already: one pass to check.
+	if !strictlyIncreasing(ms) {
+		slices.SortStableFunc(ms, compareSeries)
+		ms = slices.CompactFunc(ms, func(a, b *dto.Metric) bool { return compareSeries(a, b) == 0 })
+	}
 	return &Part{name: name, typ: t, metrics: ms}
+}
+
+// strictlyIncreasing reports whether ms is sorted with no label set twice.
+func strictlyIncreasing(ms []*dto.Metric) bool {
+	for i := 1; i < len(ms); i++ {
+		if compareSeries(ms[i-1], ms[i]) >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // Len is the number of series.
@@ -72,22 +83,28 @@ func (p *Part) Text() ([]byte, error) {
 		if len(p.metrics) == 0 {
 			return
 		}
-		var buf bytes.Buffer
-		if _, err := expfmt.MetricFamilyToText(&buf, &dto.MetricFamily{Name: &p.name, Type: p.typ.Enum(), Metric: p.metrics}); err != nil {
+		scratch := scratchBuffers.Get().(*[]byte)
+		b, err := appendSamples((*scratch)[:0], p.name, p.typ, p.metrics)
+		if err != nil {
 			p.err = fmt.Errorf("%s: %w", p.name, err)
-			return
+		} else {
+			// Kept at its size: a snapshot holds thousands of parts.
+			p.text = slices.Clone(b)
 		}
-		// Without Help, the first line is the TYPE line, which the exporter
-		// writes once per family.
-		header, samples, ok := bytes.Cut(buf.Bytes(), []byte("\n"))
-		if !ok || !bytes.HasPrefix(header, []byte("# TYPE ")) {
-			p.err = fmt.Errorf("%s: unexpected text encoding %q", p.name, header)
-			return
+		if cap(b) <= maxScratch {
+			*scratch = b
+			scratchBuffers.Put(scratch)
 		}
-		p.text = samples
 	})
 	return p.text, p.err
 }
+
+// scratchBuffers hold the text of a part while it is encoded, so that its
+// growth is paid once per encoding goroutine rather than once per part.
+var scratchBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+
+// maxScratch bounds a scratch buffer kept for reuse.
+const maxScratch = 4 << 20
 
 // metricFamily is f for the registry's world: every part's series.
 func (f *Family) metricFamily() *dto.MetricFamily {
@@ -186,6 +203,9 @@ func compareSeries(a, b *dto.Metric) int {
 		return len(a.Label) - len(b.Label)
 	}
 	for i, lp := range a.Label {
+		if lp == b.Label[i] { // a pair shared between series
+			continue
+		}
 		if c := strings.Compare(lp.GetValue(), b.Label[i].GetValue()); c != 0 {
 			return c
 		}

@@ -85,9 +85,10 @@ func (e *Exporter) metricsHandler() http.Handler {
 		}
 		promhttp.HandlerFor(e.Gatherer(ctx), opts).ServeHTTP(w, r)
 	})
-	// Level 1 compresses a 33 MB scrape in ~16 ms (promhttp's default
-	// level: ~100 ms) to 1.25 MB instead of 1.0 MB.
-	compress, err := gzhttp.NewWrapper(gzhttp.CompressionLevel(gzip.BestSpeed))
+	// Level 1 compresses the 39 MB scrape of 100 applications × 100
+	// executors to 1.6 MB in ~55 ms of CPU (promhttp's default level takes
+	// several times that), spread over all cores by parallelGzip.
+	compress, err := gzhttp.NewWrapper(gzhttp.CompressionLevel(gzip.BestSpeed), gzhttp.Implementation(parallelGzipFactory))
 	if err != nil {
 		panic(err) // constant, valid options
 	}

@@ -6,12 +6,10 @@ import (
 	"errors"
 	"net/http"
 	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 )
 
@@ -100,8 +98,6 @@ func writeText(w *bufio.Writer, format expfmt.Format, g gathered, keep map[strin
 	return nil
 }
 
-var helpEscaper = strings.NewReplacer(`\`, `\\`, "\n", `\n`)
-
 // encodeParts encodes the parts not encoded yet on all cores: after a quiet
 // spell every live application of the event-log collector has a new
 // snapshot, and encoding them one by one would double a big scrape's time.
@@ -132,26 +128,17 @@ func writeReady(w *bufio.Writer, f *Family) error {
 		}
 		texts[i] = text
 	}
-	w.WriteString("# HELP ")
-	w.WriteString(f.Name)
-	w.WriteByte(' ')
-	helpEscaper.WriteString(w, f.Help)
-	w.WriteString("\n# TYPE ")
-	w.WriteString(f.Name)
-	w.WriteByte(' ')
-	w.WriteString(textTypeName(f.Type))
-	w.WriteByte('\n')
+	header, err := appendHeader(nil, f.Name, f.Help, f.Type)
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(header); err != nil {
+		return err
+	}
 	for _, text := range texts {
 		if _, err := w.Write(text); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-func textTypeName(t dto.MetricType) string {
-	if t == dto.MetricType_GAUGE_HISTOGRAM {
-		return "histogram"
-	}
-	return strings.ToLower(t.String())
 }

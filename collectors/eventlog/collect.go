@@ -124,6 +124,7 @@ type appPairs struct {
 	// executor was added (the application's start if the log never said).
 	created     *timestamppb.Timestamp
 	execCreated []*timestamppb.Timestamp
+	slab        *sampleSlab // where the view's series are allocated, if set
 }
 
 func newAppPairs(v *appView) appPairs {
@@ -150,7 +151,7 @@ func createdAt(ms int64) *timestamppb.Timestamp {
 }
 
 func (p *appPairs) send(ch sink, m *Metric, val float64, extra ...*dto.LabelPair) {
-	ch(m.newSample(p.created, val, append([]*dto.LabelPair{p.id, p.name}, extra...)...))
+	ch(p.newSample(m, p.created, val, append([]*dto.LabelPair{p.id, p.name}, extra...)...))
 }
 
 // sink receives one application's series of a family.
@@ -236,15 +237,15 @@ var families = []family{
 		for _, c := range [...]string{"cpu", "gc", "run", "serde", "shuffle"} {
 			for i := range p.v.executors {
 				e := &p.v.executors[i]
-				ch(execTaskTime.newSample(p.execCreated[i], e.totals.taskTime[taskTimeIndex[c]], p.id, p.name, p.execs[i], taskTimePairs[c]))
+				ch(p.newSample(execTaskTime, p.execCreated[i], e.totals.taskTime[taskTimeIndex[c]], p.id, p.name, p.execs[i], taskTimePairs[c]))
 			}
 		}
 	}},
 	{m: execSpill, emit: func(ch sink, p *appPairs, _ time.Time) {
 		for i := range p.v.executors {
 			t := &p.v.executors[i].totals
-			ch(execSpill.newSample(p.execCreated[i], t.diskSpill, p.id, p.name, p.execs[i], mediumPairs["disk"]))
-			ch(execSpill.newSample(p.execCreated[i], t.memSpill, p.id, p.name, p.execs[i], mediumPairs["memory"]))
+			ch(p.newSample(execSpill, p.execCreated[i], t.diskSpill, p.id, p.name, p.execs[i], mediumPairs["disk"]))
+			ch(p.newSample(execSpill, p.execCreated[i], t.memSpill, p.id, p.name, p.execs[i], mediumPairs["memory"]))
 		}
 	}},
 	{m: execIntervalSpill, emit: func(ch sink, p *appPairs, _ time.Time) {
@@ -254,15 +255,15 @@ var families = []family{
 		}
 		for i := range p.v.executors {
 			s := iv.spill[p.v.executors[i].id]
-			ch(execIntervalSpill.newSample(p.execCreated[i], s[1], p.id, p.name, p.execs[i], mediumPairs["disk"]))
-			ch(execIntervalSpill.newSample(p.execCreated[i], s[0], p.id, p.name, p.execs[i], mediumPairs["memory"]))
+			ch(p.newSample(execIntervalSpill, p.execCreated[i], s[1], p.id, p.name, p.execs[i], mediumPairs["disk"]))
+			ch(p.newSample(execIntervalSpill, p.execCreated[i], s[0], p.id, p.name, p.execs[i], mediumPairs["memory"]))
 		}
 	}},
 	{m: execSettledSpill, emit: func(ch sink, p *appPairs, _ time.Time) {
 		for i := range p.v.executors {
 			s := p.v.settled.spill[p.v.executors[i].id]
-			ch(execSettledSpill.newSample(p.execCreated[i], s[1], p.id, p.name, p.execs[i], mediumPairs["disk"]))
-			ch(execSettledSpill.newSample(p.execCreated[i], s[0], p.id, p.name, p.execs[i], mediumPairs["memory"]))
+			ch(p.newSample(execSettledSpill, p.execCreated[i], s[1], p.id, p.name, p.execs[i], mediumPairs["disk"]))
+			ch(p.newSample(execSettledSpill, p.execCreated[i], s[0], p.id, p.name, p.execs[i], mediumPairs["memory"]))
 		}
 	}},
 	execFamily(execShuffleRead, func(e *execView) (float64, bool) { return e.totals.shuffleRead, true }),
@@ -329,7 +330,7 @@ func execFamily(m *Metric, value func(*execView) (float64, bool)) family {
 	return family{m: m, emit: func(ch sink, p *appPairs, _ time.Time) {
 		for i := range p.v.executors {
 			if v, ok := value(&p.v.executors[i]); ok {
-				ch(m.newSample(p.execCreated[i], v, p.id, p.name, p.execs[i]))
+				ch(p.newSample(m, p.execCreated[i], v, p.id, p.name, p.execs[i]))
 			}
 		}
 	}}

@@ -3,6 +3,7 @@ package eventlog
 import (
 	"context"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -102,6 +103,7 @@ func partsOfAll(ctx context.Context, views []*appView) ([][]*exporter.Part, erro
 func (v *appView) partsOnce() []*exporter.Part {
 	v.partsDone.Do(func() {
 		p := newAppPairs(v)
+		p.slab = &sampleSlab{}
 		v.parts = make([]*exporter.Part, len(families))
 		for i, f := range families {
 			if f.clock {
@@ -117,10 +119,11 @@ func (v *appView) partsOnce() []*exporter.Part {
 
 // seriesOf is one application's series of f.
 func seriesOf(f family, p *appPairs, now time.Time) []*dto.Metric {
-	var ms []*dto.Metric
+	scratch := seriesScratch.Get().(*[]*dto.Metric)
+	ms := (*scratch)[:0]
 	f.emit(func(m prometheus.Metric) {
 		if s, ok := m.(*sample); ok {
-			ms = append(ms, &s.d)
+			ms = append(ms, s.series())
 			return
 		}
 		d := &dto.Metric{}
@@ -128,8 +131,16 @@ func seriesOf(f family, p *appPairs, now time.Time) []*dto.Metric {
 			ms = append(ms, d)
 		}
 	}, p, now)
-	return ms
+	out := slices.Clone(ms) // kept by the part at its size
+	clear(ms)               // the pool holds no series alive
+	*scratch = ms[:0]
+	seriesScratch.Put(scratch)
+	return out
 }
+
+// seriesScratch collects a family's series while they are emitted, so
+// that the slice grows once per goroutine, not once per part.
+var seriesScratch = sync.Pool{New: func() any { s := make([]*dto.Metric, 0, 1024); return &s }}
 
 func dtoType(m *sm.Metric) dto.MetricType {
 	switch m.Type {
