@@ -47,9 +47,12 @@ func (s ShardConfig) resolve(hostname string) (ShardConfig, error) {
 	if !s.FromHostname {
 		return s, s.validate()
 	}
-	i := strings.LastIndexByte(hostname, '-')
-	n, err := strconv.Atoi(hostname[i+1:])
-	if i < 0 || err != nil || n < 0 {
+	m := ordinalSuffix.FindStringSubmatch(hostname)
+	if m == nil {
+		return s, fmt.Errorf("--eventlog.shard-from-hostname: host name %q does not end in -<ordinal> (a StatefulSet pod's name does)", hostname)
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil {
 		return s, fmt.Errorf("--eventlog.shard-from-hostname: host name %q does not end in -<ordinal> (a StatefulSet pod's name does)", hostname)
 	}
 	s.Shard = n
@@ -89,6 +92,9 @@ func ShardOf(appID string, total int) int {
 	h.Write([]byte(appID))
 	return int(h.Sum64() % uint64(total))
 }
+
+// ordinalSuffix is a StatefulSet pod's ordinal at the end of its name.
+var ordinalSuffix = regexp.MustCompile(`-([0-9]{1,9})$`)
 
 // yarnAppID is a YARN application id at the start of a log name; what
 // follows it is the attempt.
