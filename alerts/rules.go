@@ -105,6 +105,14 @@ func alertingRules(th Thresholds) []Rule {
 			fmt.Sprintf(`sparkglance_eventlog_lag_seconds > %s`, num(th.EventLogLag.Seconds())),
 			"The event log of running application {{ $labels.app_name }} stopped growing.",
 			fmt.Sprintf("The newest event of {{ $labels.app_name }} ({{ $labels.app_id }}) is {{ $value | humanizeDuration }} old (threshold %s) on {{ $labels.instance }}.", dur(th.EventLogLag))),
+		alert("SparkglanceShardBehind", th.ShardBehindFor, "warning",
+			fmt.Sprintf(`sparkglance_eventlog_backlog_logs
+  > on (job) group_left ()
+    clamp_min(%s * quantile by (job) (0.5, sparkglance_eventlog_backlog_logs), %s)
+and on (job, instance)
+  sparkglance_eventlog_shard_info{total_shards!="1"}`, num(th.ShardBacklogRatio), num(th.ShardBacklogMin)),
+			"Event-log shard {{ $labels.instance }} is far behind the other shards.",
+			fmt.Sprintf("Shard {{ $labels.instance }} of {{ $labels.job }} has {{ $value }} event logs not yet read to their end, more than %s× the median of its shards and at least %s, for %s: it holds more or bigger applications than the others, or has less CPU.", num(th.ShardBacklogRatio), num(th.ShardBacklogMin), dur(th.ShardBehindFor))),
 		alert("SparkTargetDown", th.TargetDownFor, "warning",
 			`spark_target_up == 0`,
 			"Spark endpoint {{ $labels.target }} cannot be read.",
