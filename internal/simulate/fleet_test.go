@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -74,5 +75,40 @@ func TestGenerateFleet(t *testing.T) {
 		if a.Big && (len(execs) < c.BigExecutors || tasks < c.BigTasks) {
 			t.Errorf("big application %s: %d executors, %d tasks", a.ID, len(execs), tasks)
 		}
+	}
+}
+
+// errAfter fails every line after the first n.
+type errAfter struct{ n int }
+
+func (s *errAfter) Line(int64, string, bool) error {
+	if s.n == 0 {
+		return errStop
+	}
+	s.n--
+	return nil
+}
+
+var errStop = errors.New("stop")
+
+// A sink that fails stops the generation: a cancelled live writer of a
+// long application returns at once instead of computing every pass.
+func TestGenerateStopsWhenTheSinkFails(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Repeat = MaxRepeat
+	sink := &errAfter{n: 100}
+	n, err := Generate(cfg, sink)
+	if !errors.Is(err, errStop) {
+		t.Fatalf("error %v, want the sink's", err)
+	}
+	one := DefaultConfig()
+	lines, err := Generate(one, &errAfter{n: 1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Lines offered after the failure are counted too, but never more than
+	// one pass of the scenario's.
+	if n > lines {
+		t.Errorf("%d lines offered after the sink failed at 100; one pass has %d", n, lines)
 	}
 }
