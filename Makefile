@@ -55,7 +55,7 @@ e2e:
 	@set -e; for file in $(E2E_FILES); do \
 	  tests=$$(grep -o '^func Test[A-Za-z0-9_]*' $$file | cut -c6- | paste -sd'|'); \
 	  echo "== ./$$(dirname $${file#./}) ($$tests)"; \
-	  $(GO) test -tags e2e -race -count=1 -timeout 20m -run "^($$tests)$$" ./$$(dirname $${file#./}); \
+	  $(GO) test -tags e2e -race -count=1 -timeout 60m -run "^($$tests)$$" ./$$(dirname $${file#./}); \
 	done
 
 lint:

@@ -380,3 +380,23 @@ func TestShardsSplitApplicationsWithoutReadingEachOthersLogs(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkShardOwned10000 is what sharding adds to each directory scan of
+// a 10,000-application directory: the id from each name and its hash.
+func BenchmarkShardOwned10000(b *testing.B) {
+	logs := make([]sparklog.Log, 10_000)
+	for i := range logs {
+		name := fmt.Sprintf("/spark-events/application_1764547200000_%04d_1.zstd", i)
+		if i%2 == 1 {
+			name = fmt.Sprintf("/spark-events/app-20261201%06d-%04d.lz4.inprogress", i, i%10000)
+		}
+		logs[i] = sparklog.Log{Key: strings.TrimSuffix(name, ".inprogress"), Path: name, Layout: sparklog.LayoutFile}
+	}
+	s := ShardConfig{Shard: 1, Total: 4}
+	b.ReportAllocs()
+	for b.Loop() {
+		if n := len(s.owned(logs)); n == 0 || n == len(logs) {
+			b.Fatalf("%d of %d logs owned", n, len(logs))
+		}
+	}
+}
