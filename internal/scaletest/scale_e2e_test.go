@@ -23,10 +23,11 @@ import (
 const (
 	shards      = 4
 	liveWriters = 50 // live applications growing while the figures are taken
-	window      = 120 * time.Second
-	// A shard of 10,000 applications exports some 150,000 series; on the
-	// shared 2-core box a scrape may take several seconds.
-	scrapeEvery = 30 * time.Second
+	window      = 150 * time.Second
+	// A shard of 2,500 of the applications exports some 150,000 series,
+	// one process 600,000; on the shared 2-core box (load average 20 to 40
+	// from other work) a scrape takes many seconds.
+	scrapeEvery = 60 * time.Second
 )
 
 // TestScaleTenThousandApps generates 10,000 finished and 200 live
@@ -70,11 +71,10 @@ func TestScaleTenThousandApps(t *testing.T) {
 	var sharded, single phaseFigures
 	t.Run("sharded", func(t *testing.T) { sharded = runPhase(t, bin, dir, shards, "24h", want) })
 	t.Run("unsharded", func(t *testing.T) { single = runPhase(t, bin, dir, 1, "24h", want) })
-	if sharded.maxCatchUp == 0 || single.maxCatchUp == 0 {
-		t.FailNow()
+	if sharded.maxCatchUp > 0 && single.maxCatchUp > 0 { // both phases ran (-run may pick one)
+		t.Logf("ratio unsharded/sharded: catch-up %.2f, max RSS per process %.2f, scrape %.2f",
+			single.maxCatchUp.Seconds()/sharded.maxCatchUp.Seconds(), single.maxRSS/sharded.maxRSS, single.maxScrape/sharded.maxScrape)
 	}
-	t.Logf("ratio unsharded/sharded: catch-up %.2f, max RSS per process %.2f, scrape %.2f",
-		single.maxCatchUp.Seconds()/sharded.maxCatchUp.Seconds(), single.maxRSS/sharded.maxRSS, single.maxScrape/sharded.maxScrape)
 
 	// Retention drops the finished applications: started again with a
 	// retention shorter than the finished logs' age, the processes skip
@@ -214,7 +214,7 @@ func runPhase(t *testing.T, bin, dir string, total int, retention string, want m
 	if want != nil {
 		// The union of the shards' applications is the fleet, and no
 		// application is on two shards.
-		byApp, err := prom.Samples(`count by (app_id) (last_over_time(spark_app_info[1m]))`)
+		byApp, err := prom.Samples(`count by (app_id) (last_over_time(spark_app_info[5m]))`)
 		if err != nil {
 			t.Fatal(err)
 		}
