@@ -50,12 +50,20 @@ func Groups(th Thresholds) []Group {
 
 func recordingRules() []Rule {
 	return []Rule{
-		{Record: AppCPUSecondsRate, Expr: `sum by (app_id, app_name) (rate(spark_executor_task_time_seconds_total{category="cpu"}[5m]))`},
+		// Under --eventlog.executor-metrics=summary the per-executor series
+		// are absent and the summary's _sum holds the same total.
+		{Record: AppCPUSecondsRate, Expr: `sum by (app_id, app_name) (rate(spark_executor_task_time_seconds_total{category="cpu"}[5m]))
+or
+sum by (app_id, app_name) (rate(spark_app_executor_task_time_seconds_sum{category="cpu"}[5m]))`},
 		{Record: AppCoreSecondsRate, Expr: `sum by (app_id, app_name) (rate(spark_app_core_seconds_total[5m]))`},
 		{Record: AppCPUEfficiency, Expr: AppCPUSecondsRate + " / (" + AppCoreSecondsRate + " > 0)"},
 		{Record: AppWastedCoreSeconds, Expr: `sum by (app_id, app_name) (spark_app_core_seconds_total)
 - on (app_id, app_name)
-sum by (app_id, app_name) (spark_executor_task_time_seconds_total{category="cpu"})`},
+(
+  sum by (app_id, app_name) (spark_executor_task_time_seconds_total{category="cpu"})
+  or
+  sum by (app_id, app_name) (spark_app_executor_task_time_seconds_sum{category="cpu"})
+)`},
 		// Memory bytes spilled, as the analysis' spill findings count them.
 		{Record: ExecutorSpillRate, Expr: `sum without (medium) (rate(spark_executor_spill_bytes_total{medium="memory"}[5m]))`},
 		// Energy of an application summed over every node's agent.
