@@ -21,7 +21,7 @@ LDFLAGS    := -X $(VERSION_PKG).Version=$(VERSION) -X $(VERSION_PKG).Revision=$(
               -X $(VERSION_PKG).Branch=$(BRANCH) -X $(VERSION_PKG).BuildUser=$(BUILD_USER) \
               -X $(VERSION_PKG).BuildDate=$(BUILD_DATE)
 
-.PHONY: run analyze-demo test e2e build lint bench fuzz docs dashboards demo-log clean screenshots
+.PHONY: run analyze-demo test e2e scale build lint bench fuzz docs dashboards demo-log clean screenshots
 
 ## run: the main job on a built-in default — the exporter on a live simulated Spark application.
 run: build
@@ -62,9 +62,9 @@ lint:
 	@fmt_out="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \
 	  if [ -n "$$fmt_out" ]; then echo "gofmt would change:"; echo "$$fmt_out"; exit 1; fi
 	$(GO) vet $(PKGS)
-	$(GO) vet -tags e2e $(PKGS)
+	$(GO) vet -tags e2e,scale $(PKGS)
 	$(GO) tool staticcheck $(PKGS)
-	$(GO) tool staticcheck -tags e2e $(PKGS)
+	$(GO) tool staticcheck -tags e2e,scale $(PKGS)
 
 ## docs: regenerate docs/metrics.md, the dashboards, the rule file and the generated manifests from the code.
 docs:
@@ -76,6 +76,12 @@ dashboards: docs
 ## screenshots: regenerate docs/images/*.png (report of a real log, its index, the live page of the demo) in headless Chromium.
 screenshots:
 	SPARKGLANCE_SCREENSHOTS=$(CURDIR)/docs/images $(GO) test -count=1 -timeout 10m -run '^TestLiveGlanceInBrowser$$' ./cmd/sparkglance
+
+## scale: the fleet load test alone (10,000 finished + 200 live applications, 4 shards and one process,
+## a real Prometheus), with its figures in the log: docs/scaling.md. About half an hour on two cores, so
+## it has its own build tag and is not part of `make e2e`.
+scale:
+	$(GO) test -tags scale -count=1 -timeout 60m -v -run '^TestScaleTenThousandApps$$' ./internal/scaletest/
 
 ## bench: speed, memory and overhead benchmarks, e.g. the safepoint pause a thread dump costs
 ## (figures go to docs/performance.md). Measures only: nothing here fails on a slow machine.

@@ -50,12 +50,20 @@ func Groups(th Thresholds) []Group {
 
 func recordingRules() []Rule {
 	return []Rule{
-		{Record: AppCPUSecondsRate, Expr: `sum by (app_id, app_name) (rate(spark_executor_task_time_seconds_total{category="cpu"}[5m]))`},
+		// Under --eventlog.executor-metrics=summary the per-executor series
+		// are absent and the summary's _sum holds the same total.
+		{Record: AppCPUSecondsRate, Expr: `sum by (app_id, app_name) (rate(spark_executor_task_time_seconds_total{category="cpu"}[5m]))
+or
+sum by (app_id, app_name) (rate(spark_app_executor_task_time_seconds_sum{category="cpu"}[5m]))`},
 		{Record: AppCoreSecondsRate, Expr: `sum by (app_id, app_name) (rate(spark_app_core_seconds_total[5m]))`},
 		{Record: AppCPUEfficiency, Expr: AppCPUSecondsRate + " / (" + AppCoreSecondsRate + " > 0)"},
 		{Record: AppWastedCoreSeconds, Expr: `sum by (app_id, app_name) (spark_app_core_seconds_total)
 - on (app_id, app_name)
-sum by (app_id, app_name) (spark_executor_task_time_seconds_total{category="cpu"})`},
+(
+  sum by (app_id, app_name) (spark_executor_task_time_seconds_total{category="cpu"})
+  or
+  sum by (app_id, app_name) (spark_app_executor_task_time_seconds_sum{category="cpu"})
+)`},
 		// Memory bytes spilled, as the analysis' spill findings count them.
 		{Record: ExecutorSpillRate, Expr: `sum without (medium) (rate(spark_executor_spill_bytes_total{medium="memory"}[5m]))`},
 		// Energy of an application summed over every node's agent.
@@ -113,6 +121,14 @@ func alertingRules(th Thresholds) []Rule {
 			fmt.Sprintf(`sparkglance_eventlog_lag_seconds > %s`, num(th.EventLogLag.Seconds())),
 			"The event log of running application {{ $labels.app_name }} stopped growing.",
 			fmt.Sprintf("The newest event of {{ $labels.app_name }} ({{ $labels.app_id }}) is {{ $value | humanizeDuration }} old (threshold %s) on {{ $labels.instance }}.", dur(th.EventLogLag))),
+		alert("SparkglanceShardBehind", th.ShardBehindFor, "warning",
+			fmt.Sprintf(`sparkglance_eventlog_backlog_logs
+  > on (job) group_left ()
+    clamp_min(%s * quantile by (job) (0.5, sparkglance_eventlog_backlog_logs), %s)
+and on (job, instance)
+  sparkglance_eventlog_shard_info{total_shards!="1"}`, num(th.ShardBacklogRatio), num(th.ShardBacklogMin)),
+			"Event-log shard {{ $labels.instance }} is far behind the other shards.",
+			fmt.Sprintf("Shard {{ $labels.instance }} of {{ $labels.job }} has {{ $value }} event logs not yet read to their end, more than %s× the median of its shards and at least %s, for %s: it holds more or bigger applications than the others, or has less CPU.", num(th.ShardBacklogRatio), num(th.ShardBacklogMin), dur(th.ShardBehindFor))),
 		alert("SparkTargetDown", th.TargetDownFor, "warning",
 			`spark_target_up == 0`,
 			"Spark endpoint {{ $labels.target }} cannot be read.",

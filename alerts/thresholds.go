@@ -34,6 +34,13 @@ type Thresholds struct {
 	EventLogLag    time.Duration
 	EventLogLagFor time.Duration
 
+	// ShardBacklogRatio, ShardBacklogMin: one shard of a sharded event-log
+	// exporter has more logs not yet read to their end than this many times
+	// the median of its job's shards, and at least ShardBacklogMin.
+	ShardBacklogRatio float64
+	ShardBacklogMin   float64
+	ShardBehindFor    time.Duration
+
 	TargetDownFor       time.Duration
 	CollectorFailingFor time.Duration
 
@@ -67,6 +74,10 @@ func DefaultThresholds() Thresholds {
 
 		EventLogLag:    15 * time.Minute,
 		EventLogLagFor: 5 * time.Minute,
+
+		ShardBacklogRatio: 2,
+		ShardBacklogMin:   50,
+		ShardBehindFor:    15 * time.Minute,
 
 		TargetDownFor:       5 * time.Minute,
 		CollectorFailingFor: 10 * time.Minute,

@@ -19,7 +19,7 @@ const FleetUID = "sparkglance-fleet"
 var withName = ` * on (app_id) group_left (app_name) max by (app_id, app_name) (spark_app_info` + sel() + `)`
 
 // Fleet builds "Spark fleet": every application in one table sorted by
-// wasted core-hours, plus how many are followed.
+// wasted core-hours, plus how many are followed, per event-log shard too.
 func Fleet() (dashboard.Dashboard, error) {
 	var n ids
 	b := dashboard.NewDashboardBuilder("Spark fleet").
@@ -59,6 +59,12 @@ func Fleet() (dashboard.Dashboard, error) {
 		WithPanel(series(&n, "Applications followed", "short", 12,
 			query("A", `sum by (state) (sparkglance_eventlog_apps`+sel()+`)`, "{{state}}"))).
 		WithPanel(series(&n, "Efficiency of running applications", "percentunit", 12,
-			query("A", ofSelected(alerts.AppCPUEfficiency), "{{app_name}}")))
+			query("A", ofSelected(alerts.AppCPUEfficiency), "{{app_name}}"))).
+		// Sharded exporters (--eventlog.total-shards): each shard's load
+		// side by side; one far above the others is what
+		// SparkglanceShardBehind fires on.
+		WithPanel(series(&n, "Event-log shards: applications followed and backlog per shard", "short", 24,
+			query("A", `sum by (instance) (sparkglance_eventlog_apps`+sel()+`) * on (instance) group_left (shard, total_shards) sparkglance_eventlog_shard_info`+sel(), "{{instance}} shard {{shard}}/{{total_shards}}: followed"),
+			query("B", `sparkglance_eventlog_backlog_logs`+sel()+` * on (instance) group_left (shard, total_shards) sparkglance_eventlog_shard_info`+sel(), "{{instance}} shard {{shard}}/{{total_shards}}: not yet read")))
 	return b.Build()
 }

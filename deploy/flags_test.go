@@ -45,7 +45,7 @@ func TestDeployedFlagsExist(t *testing.T) {
 	}
 	used := map[string]string{}
 	for _, f := range []string{"kubernetes/base/deployment.yaml", "kubernetes/base/daemonset.yaml",
-		"kubernetes/overlays/stacks/daemonset-stacks.yaml", "systemd/sparkglance.service",
+		"kubernetes/overlays/stacks/daemonset-stacks.yaml", "kubernetes/overlays/sharded/statefulset.yaml", "systemd/sparkglance.service",
 		"systemd/sparkglance-node.service"} {
 		b, err := os.ReadFile(f)
 		if err != nil {

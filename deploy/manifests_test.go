@@ -53,24 +53,28 @@ func objects(t *testing.T, path string) []any {
 			t.Fatalf("%s document %d: %v", path, i, err)
 		}
 		var obj any
-		switch head.Kind {
-		case "Deployment":
+		switch {
+		case bytes.Contains(doc, []byte("$patch: delete")):
+			obj = &deletePatch{}
+		case head.Kind == "StatefulSet":
+			obj = &appsv1.StatefulSet{}
+		case head.Kind == "Deployment":
 			obj = &appsv1.Deployment{}
-		case "DaemonSet":
+		case head.Kind == "DaemonSet":
 			obj = &appsv1.DaemonSet{}
-		case "Service":
+		case head.Kind == "Service":
 			obj = &corev1.Service{}
-		case "ServiceAccount":
+		case head.Kind == "ServiceAccount":
 			obj = &corev1.ServiceAccount{}
-		case "ConfigMap":
+		case head.Kind == "ConfigMap":
 			obj = &corev1.ConfigMap{}
-		case "ServiceMonitor":
+		case head.Kind == "ServiceMonitor":
 			obj = &monitoringv1.ServiceMonitor{}
-		case "PodMonitor":
+		case head.Kind == "PodMonitor":
 			obj = &monitoringv1.PodMonitor{}
-		case "PrometheusRule":
+		case head.Kind == "PrometheusRule":
 			obj = &monitoringv1.PrometheusRule{}
-		case "Kustomization":
+		case head.Kind == "Kustomization":
 			obj = &kustomization{}
 		default:
 			t.Fatalf("%s document %d: unexpected kind %q", path, i, head.Kind)
@@ -81,6 +85,16 @@ func objects(t *testing.T, path string) []any {
 		out = append(out, obj)
 	}
 	return out
+}
+
+// deletePatch is a strategic-merge patch that deletes an object.
+type deletePatch struct {
+	Patch      string `json:"$patch"`
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Metadata   struct {
+		Name string `json:"name"`
+	} `json:"metadata"`
 }
 
 func one[T any](t *testing.T, path string) T {
@@ -99,7 +113,7 @@ func one[T any](t *testing.T, path string) T {
 // Every resource of the base and every patch of the overlay decodes
 // strictly; every file in the directories is listed.
 func TestKubernetesManifestsDecodeStrictly(t *testing.T) {
-	for _, dir := range []string{"kubernetes/base", "kubernetes/overlays/stacks"} {
+	for _, dir := range []string{"kubernetes/base", "kubernetes/overlays/stacks", "kubernetes/overlays/sharded"} {
 		k := one[*kustomization](t, filepath.Join(dir, "kustomization.yaml"))
 		listed := []string{"kustomization.yaml"}
 		for _, r := range k.Resources {

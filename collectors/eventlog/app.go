@@ -61,6 +61,7 @@ type trackedApp struct {
 	dirty     bool // events arrived since the last view
 	execs     map[string]*execTotals
 	settled   settledTotals
+	shaper    executorShaper // --eventlog.executor-metrics and max-executors-per-app
 	prev      *appView
 	lastBuild time.Time
 	slice     time.Time // when this log took its worker
@@ -286,7 +287,7 @@ func (a *trackedApp) publish(finished bool) {
 		}
 	}
 	a.w.checkDuplicate(a, v)
-	a.view.Store(v)
+	a.view.Store(a.shaper.shape(v, a.w.cfg.ExecutorMetrics, a.w.cfg.MaxExecutorsPerApp))
 	a.docs.publish(&r, a.follower)
 	a.w.claim(v.appID, a.key)
 }

@@ -33,6 +33,7 @@ func (w *Watcher) selfMetrics(tracked []*trackedApp) []prometheus.Metric {
 		prometheus.MustNewConstMetricWithCreatedTimestamp(selfBytes.Desc(), counter, float64(w.stats.bytes.Load()), w.stats.since),
 		prometheus.MustNewConstMetricWithCreatedTimestamp(selfEvents.Desc(), counter, float64(w.stats.events.Load()), w.stats.since),
 	}
+	out = append(out, w.scaleMetrics(tracked)...)
 	for reason, n := range w.skippedCounts() {
 		out = append(out, prometheus.MustNewConstMetricWithCreatedTimestamp(selfSkipped.Desc(), counter, n, w.stats.since, reason))
 	}
@@ -168,7 +169,7 @@ type family struct {
 // families emit one metric family each for one application, in the order
 // of the label values sorted by label name (category < executor_id <
 // medium; failed < killed < success; …).
-var families = []family{
+var families = append([]family{
 	{m: appInfo, emit: func(ch sink, p *appPairs, _ time.Time) {
 		v := p.v
 		p.send(ch, appInfo, 1, labelPair("spark_version", v.sparkVersion), labelPair("user", v.user), labelPair("attempt_id", v.attemptID))
@@ -291,7 +292,7 @@ var families = []family{
 	sqlOperatorFamily(sqlOpTime, func(o *sqlops.OperatorTotals) float64 { return o.TimeSeconds }),
 	sqlOperatorFamily(sqlOpSpill, func(o *sqlops.OperatorTotals) float64 { return o.SpillBytes }),
 	sqlOperatorFamily(sqlOpPeakMemory, func(o *sqlops.OperatorTotals) float64 { return o.PeakMemoryBytes }),
-}
+}, executorSummaryFamilies...)
 
 // sqlStatuses are sqlops' execution statuses in label order.
 var sqlStatuses = []string{sqlops.StatusCompleted, sqlops.StatusFailed, sqlops.StatusRunning}

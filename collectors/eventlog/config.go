@@ -43,6 +43,15 @@ type Config struct {
 	// FollowExternalLinks reads symbolic links in a watched directory that
 	// lead outside it; off, each is counted as an external-link error.
 	FollowExternalLinks bool
+	// Shard selects the applications this process follows (shard.go).
+	Shard ShardConfig
+	// ExecutorMetrics is how executors are exported: "all" (a series set
+	// per executor), "summary" (per-application quantiles across
+	// executors) or "none"; MaxExecutorsPerApp (0: no limit) bounds the
+	// executors of "all", the rest summed as executor_id="other"
+	// (cardinality.go).
+	ExecutorMetrics    string
+	MaxExecutorsPerApp int
 }
 
 // DefaultConfig returns the documented defaults and no directory.
@@ -57,6 +66,8 @@ func DefaultConfig() Config {
 		SliceTime:       50 * time.Millisecond,
 		Analysis:        analysis.DefaultConfig(),
 		SQLMaxOperators: 20,
+		Shard:           ShardConfig{Total: 1},
+		ExecutorMetrics: ExecutorMetricsAll,
 	}
 }
 
@@ -80,6 +91,12 @@ func (c Config) validate() error {
 	if c.SQLMaxOperators <= 0 {
 		errs = append(errs, fmt.Errorf("--sql.max-operators %d must be positive", c.SQLMaxOperators))
 	}
+	if err := c.Shard.validate(); err != nil && !c.Shard.FromHostname {
+		errs = append(errs, err)
+	}
+	if err := c.validateCardinality(); err != nil {
+		errs = append(errs, err)
+	}
 	return errors.Join(errs...)
 }
 
@@ -102,5 +119,15 @@ func declareFlags(g exporter.FlagGroup, c *Config) {
 		Default("false").BoolVar(&c.FollowExternalLinks)
 	g.Flag("sql.max-operators", "Operator names kept per application in spark_sql_operator_* (by time; the rest are summed as \"other\").").
 		Default(fmt.Sprint(d.SQLMaxOperators)).IntVar(&c.SQLMaxOperators)
+	g.Flag("eventlog.shard", "Shard of this process, from 0: it follows only the applications whose id (from the log's name) hashes to it (FNV-1a 64 modulo --eventlog.total-shards); the directory listing is shared, reading is not.").
+		Default("0").IntVar(&c.Shard.Shard)
+	g.Flag("eventlog.total-shards", "Number of processes the applications of --eventlog.dir are split between (1: this process follows all).").
+		Default(fmt.Sprint(d.Shard.Total)).IntVar(&c.Shard.Total)
+	g.Flag("eventlog.shard-from-hostname", "Take --eventlog.shard from the trailing -<n> of the host name (a StatefulSet pod's ordinal).").
+		Default("false").BoolVar(&c.Shard.FromHostname)
+	g.Flag("eventlog.executor-metrics", "Per-executor series: all (one set per executor), summary (per-application quantiles and maxima across executors, for applications with many executors) or none.").
+		Default(d.ExecutorMetrics).EnumVar(&c.ExecutorMetrics, ExecutorMetricsAll, ExecutorMetricsSummary, ExecutorMetricsNone)
+	g.Flag("eventlog.max-executors-per-app", "With --eventlog.executor-metrics=all, most executors exported per application: the busiest by task time keep their series, the rest are summed as executor_id=\"other\" (0: no limit).").
+		Default(fmt.Sprint(d.MaxExecutorsPerApp)).IntVar(&c.MaxExecutorsPerApp)
 	RegisterFindingFlags(g, &c.Analysis)
 }

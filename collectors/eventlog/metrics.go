@@ -63,6 +63,8 @@ var (
 	selfErrors            = of(sm.EventlogErrors)
 	selfSkipped           = of(sm.EventlogSkipped)
 	selfLag               = of(sm.EventlogLag)
+	selfShardInfo         = of(sm.EventlogShardInfo)
+	selfBacklog           = of(sm.EventlogBacklog)
 )
 
 // Metrics lists every metric of the event-log collector in documentation
@@ -77,6 +79,7 @@ func metricTable() []*Metric {
 		execCores, execActiveTasks, execTaskTime, execSpill, execIntervalSpill, execSettledSpill,
 		execShuffleRead, execShuffleWrite, execInput, execOutput,
 		sqlExecutions, sqlDuration, sqlOpTime, sqlOpSpill, sqlOpPeakMemory,
-		selfApps, selfBytes, selfEvents, selfErrors, selfSkipped, selfLag,
+		appExecTaskTime, appExecSpill, appExecShuffleRead, appExecShuffleWrite, appExecInput, appExecOutput,
+		selfApps, selfBytes, selfEvents, selfErrors, selfSkipped, selfLag, selfShardInfo, selfBacklog,
 	}
 }

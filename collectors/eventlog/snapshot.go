@@ -32,6 +32,7 @@ type appView struct {
 	activeStages [][2]string // stage_id, attempt_id
 	findings     [][3]string // kind, stage_id, executor_id (unique)
 	executors    []execView
+	execSummary  *execSummaries // --eventlog.executor-metrics=summary (cardinality.go)
 
 	sql sqlops.Summary // SQL executions and operators, top operators by time
 
@@ -48,7 +49,7 @@ func (v *appView) asEnded() *appView {
 		appID: v.appID, appName: v.appName, attemptID: v.attemptID, sparkVersion: v.sparkVersion, user: v.user,
 		start: v.start, startMs: v.startMs, end: v.end, ended: v.ended, lastEventMs: v.lastEventMs,
 		coreSeconds: v.coreSeconds, tasks: v.tasks, interval: v.interval,
-		findings: v.findings, sql: v.sql,
+		findings: v.findings, sql: v.sql, execSummary: v.execSummary,
 	}
 	for _, ex := range v.executors {
 		ex.live, ex.cores, ex.activeTasks = false, 0, 0

@@ -84,6 +84,9 @@ func newWatcher(cfg Config, logger *slog.Logger, claims *Claims) (*Watcher, erro
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
+	if err := cfg.resolveShard(os.Hostname); err != nil {
+		return nil, err
+	}
 	if cfg.Workers <= 0 {
 		cfg.Workers = DefaultConfig().Workers
 	}
@@ -336,6 +339,7 @@ func (w *Watcher) scan(ctx context.Context, nw *fsnotify.Watcher) {
 			continue
 		}
 		okDirs[d] = true
+		logs = w.cfg.Shard.owned(logs) // another shard's logs are never opened
 		for _, l := range logs {
 			listed[l.Key] = true
 		}

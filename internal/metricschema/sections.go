@@ -31,8 +31,13 @@ func Sections() []Section {
 			ExecutorCores, ExecutorActiveTasks, ExecutorTaskTime, ExecutorSpillBytes, ExecutorIntervalSpillBytes, ExecutorSettledSpillBytes,
 			ExecutorShuffleReadBytes, ExecutorShuffleWriteBytes, ExecutorInputBytes, ExecutorOutputBytes,
 		}},
+		{Collector: CollectorEventlog, Title: "Executors summarised per application (collector `eventlog`, `--eventlog.executor-metrics=summary`)", Metrics: []*Metric{
+			AppExecutorTaskTime, AppExecutorSpillBytes, AppExecutorShuffleReadBytes, AppExecutorShuffleWriteBytes,
+			AppExecutorInputBytes, AppExecutorOutputBytes,
+		}},
 		{Collector: CollectorEventlog, Title: "Event-log reading (collector `eventlog`)", Metrics: []*Metric{
 			EventlogApps, EventlogBytesRead, EventlogEvents, EventlogErrors, EventlogSkipped, EventlogLag,
+			EventlogShardInfo, EventlogBacklog,
 		}},
 		{Collector: CollectorSpark, Title: "Spark REST API and metrics system (collector `spark`)", Metrics: append(Shared(),
 			AppRunning, ExecutorMaxTasks, ExecutorCompletedTasks, ExecutorFailedTasks,

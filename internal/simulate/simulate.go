@@ -187,7 +187,9 @@ func Generate(cfg Config, sink Sink) (int, error) {
 		s.addExecutor(base + 2000 + int64(i)*150)
 	}
 	s.now += 4000
-	for r := 0; r < cfg.Repeat; r++ {
+	// A sink that failed (a live writer cancelled) ends the generation: the
+	// remaining passes would only be computed to be thrown away.
+	for r := 0; r < cfg.Repeat && s.err == nil; r++ {
 		s.scenario()
 	}
 	if !cfg.Live {
