@@ -41,6 +41,9 @@ type Config struct {
 	// versions dropped (counted problems). 0 means
 	// sqlops.DefaultMaxPlanNodes.
 	SQLMaxPlanNodes int
+	// StreamingMaxQueries bounds the streaming queries analysed per
+	// application; 0 means DefaultStreamingMaxQueries.
+	StreamingMaxQueries int
 }
 
 // Thresholds holds every finding's trigger. DefaultThresholds is the one
@@ -64,16 +67,21 @@ type Thresholds struct {
 	// whose tasks ran for less than this in total (ratios of tiny numbers
 	// are noise).
 	MinStageRunTime time.Duration
+	// StreamingBehindBatches: streaming_falling_behind after this many
+	// consecutive batches processed slower than their input arrived or
+	// took longer than the trigger interval.
+	StreamingBehindBatches int
 }
 
 // DefaultConfig returns 10 s intervals and the default finding thresholds.
 func DefaultConfig() Config {
 	return Config{
-		Interval:           10 * time.Second,
-		ExactQuantileTasks: 10000,
-		Thresholds:         DefaultThresholds(),
-		SQLThresholds:      sqlops.DefaultThresholds(),
-		SQLMaxPlanNodes:    sqlops.DefaultMaxPlanNodes,
+		Interval:            10 * time.Second,
+		ExactQuantileTasks:  10000,
+		Thresholds:          DefaultThresholds(),
+		SQLThresholds:       sqlops.DefaultThresholds(),
+		SQLMaxPlanNodes:     sqlops.DefaultMaxPlanNodes,
+		StreamingMaxQueries: DefaultStreamingMaxQueries,
 	}
 }
 
@@ -81,19 +89,20 @@ func DefaultConfig() Config {
 // which a pattern is costly enough to be worth a sentence of advice.
 func DefaultThresholds() Thresholds {
 	return Thresholds{
-		SingleCoreMinDuration: 30 * time.Second,
-		SingleCoreMinCores:    8,
-		UniformSpillShare:     0.75,
-		UniformSpillMaxRatio:  2,
-		SkewedSpillRatio:      3,
-		TaskSkewMinMax:        5 * time.Second,
-		TaskSkewRatio:         10,
-		LowEfficiency:         0.2,
-		LowEfficiencyFor:      time.Minute,
-		GCShare:               0.1,
-		ShuffleWaitShare:      0.2,
-		IdleShare:             0.2,
-		IdleFor:               5 * time.Minute,
-		MinStageRunTime:       10 * time.Second,
+		SingleCoreMinDuration:  30 * time.Second,
+		SingleCoreMinCores:     8,
+		UniformSpillShare:      0.75,
+		UniformSpillMaxRatio:   2,
+		SkewedSpillRatio:       3,
+		TaskSkewMinMax:         5 * time.Second,
+		TaskSkewRatio:          10,
+		LowEfficiency:          0.2,
+		LowEfficiencyFor:       time.Minute,
+		GCShare:                0.1,
+		ShuffleWaitShare:       0.2,
+		IdleShare:              0.2,
+		IdleFor:                5 * time.Minute,
+		MinStageRunTime:        10 * time.Second,
+		StreamingBehindBatches: 3,
 	}
 }

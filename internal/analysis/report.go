@@ -34,8 +34,10 @@ type Report struct {
 	Executors        []Executor `json:"executors"`
 	Findings         []Finding  `json:"findings"`
 	// SQL lists the SQL executions with their operators' metrics.
-	SQL    []sqlops.Execution `json:"sql"`
-	Totals Totals             `json:"totals"`
+	SQL []sqlops.Execution `json:"sql"`
+	// Streaming lists the Structured Streaming queries, first seen first.
+	Streaming []StreamingQuery `json:"streaming"`
+	Totals    Totals           `json:"totals"`
 	// UnplacedTasks counts task ends whose times could not be placed on the
 	// timeline (no launch time, or a span over 31 days).
 	UnplacedTasks int64 `json:"unplacedTasks"`
@@ -106,6 +108,7 @@ func (a *App) Report() Report {
 	r.Stages = a.reportStages()
 	r.Executors = a.reportExecutors(max(end-a.start, 0)) // an end before the start (broken clock) is no negative run time
 	r.SQL = a.sql.Executions()
+	r.Streaming = a.streamingReport()
 	r.Findings = a.findings(&r)
 	r.Findings = append(r.Findings, sqlFindings(r.SQL, a.cfg.SQLThresholds)...)
 	return r

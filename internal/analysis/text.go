@@ -55,6 +55,7 @@ func WriteText(w io.Writer, r Report) error {
 	}
 	writeChart(bw, r)
 	writeWorstStages(bw, r)
+	writeStreaming(bw, r)
 	writeFindings(bw, r.Findings)
 	writeProblems(bw, r)
 	return bw.Flush()
@@ -433,6 +434,9 @@ func findingPlace(f Finding) string {
 			q += fmt.Sprintf(" operator %d", *f.OperatorID)
 		}
 		parts = append(parts, q)
+	}
+	if f.QueryID != "" {
+		parts = append(parts, "streaming query "+streamingQueryLabel(f.QueryName, f.QueryID))
 	}
 	if f.Start != 0 {
 		parts = append(parts, fmt.Sprintf("%s–%s (%s)", fmtTime(f.Start), time.UnixMilli(f.End).UTC().Format("15:04:05"),
