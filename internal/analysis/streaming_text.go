@@ -59,7 +59,11 @@ func writeStreaming(w io.Writer, r Report) {
 			fmt.Fprintln(w)
 		}
 		if q.BehindBatches > 0 {
-			fmt.Fprintf(w, "    fell behind in %d of %d batches; %d in a row now\n", q.BehindBatches, q.Batches, q.BehindStreak)
+			fmt.Fprintf(w, "    fell behind in %d of %d batches", q.BehindBatches, q.Batches)
+			if q.BehindStreak > 0 {
+				fmt.Fprintf(w, ", the latest %d in a row", q.BehindStreak)
+			}
+			fmt.Fprintln(w)
 		}
 		writeBatchChart(w, q)
 	}
