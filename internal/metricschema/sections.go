@@ -31,6 +31,7 @@ func Sections() []Section {
 			ExecutorCores, ExecutorActiveTasks, ExecutorTaskTime, ExecutorSpillBytes, ExecutorIntervalSpillBytes, ExecutorSettledSpillBytes,
 			ExecutorShuffleReadBytes, ExecutorShuffleWriteBytes, ExecutorInputBytes, ExecutorOutputBytes,
 		}},
+		{Collector: CollectorEventlog, Title: "Structured Streaming queries (collector `eventlog`)", Metrics: streamingMetrics()},
 		{Collector: CollectorEventlog, Title: "Event-log reading (collector `eventlog`)", Metrics: []*Metric{
 			EventlogApps, EventlogBytesRead, EventlogEvents, EventlogErrors, EventlogSkipped, EventlogLag,
 		}},
