@@ -19,14 +19,15 @@ func TestFindingAlertsUseTheFindingsThresholds(t *testing.T) {
 	}
 	f := th.Findings
 	want := map[string][]string{
-		"SparkAppCpuEfficiencyLow": {analysis.KindLowEfficiency, "less than 20% ", "at least 1m "},
-		"SparkStageSingleCore":     {analysis.KindSingleCoreStage, "at least 30s ", "at least 8 cores"},
-		"SparkExecutorMemoryLow":   {analysis.KindUniformSpill, "at least 75% ", "at most 2× "},
-		"SparkExecutorSpillSkew":   {analysis.KindSkewedSpill, "at least 3× "},
+		"SparkAppCpuEfficiencyLow":         {analysis.KindLowEfficiency, "less than 20% ", "at least 1m "},
+		"SparkStageSingleCore":             {analysis.KindSingleCoreStage, "at least 30s ", "at least 8 cores"},
+		"SparkExecutorMemoryLow":           {analysis.KindUniformSpill, "at least 75% ", "at most 2× "},
+		"SparkExecutorSpillSkew":           {analysis.KindSkewedSpill, "at least 3× "},
+		"SparkStreamingQueryFallingBehind": {analysis.KindStreamingFallingBehind, "at least 3 consecutive batches"},
 	}
 	// The literal numbers above are today's defaults; if a default changes,
 	// this test and the rule file change together.
-	if f.LowEfficiency != 0.2 || f.SingleCoreMinCores != 8 || f.UniformSpillShare != 0.75 || f.SkewedSpillRatio != 3 {
+	if f.LowEfficiency != 0.2 || f.SingleCoreMinCores != 8 || f.UniformSpillShare != 0.75 || f.SkewedSpillRatio != 3 || f.StreamingBehindBatches != 3 {
 		t.Fatalf("finding defaults changed (%+v): update the expectations here and run `make docs`", f)
 	}
 	kindOf := regexp.MustCompile(`spark_app_finding\{kind="([a-z_]+)"\}`)

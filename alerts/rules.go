@@ -113,6 +113,14 @@ func alertingRules(th Thresholds) []Rule {
 			findingExpr(analysis.KindSkewedSpill, "app_id, app_name, stage_id, executor_id", `sum by (app_id, app_name, executor_id) (spark_executor_spill_bytes_total{medium="memory"})`),
 			"Executor {{ $labels.executor_id }} of {{ $labels.app_name }} spills far more than the others.",
 			fmt.Sprintf("In stage {{ $labels.stage_id }} of {{ $labels.app_name }} ({{ $labels.app_id }}) executor {{ $labels.executor_id }} spilled at least %s× the median of the spilling executors (the analysis' skewed_spill finding); it has spilled {{ $value | humanize1024 }}B in all: its partitions are skewed.", num(f.SkewedSpillRatio))),
+		// The finding says a query fell behind at some point; the alert
+		// wants it behind now, so it also asks the live gauge for the same
+		// number of batches in a row (the finding's threshold).
+		alert("SparkStreamingQueryFallingBehind", th.StreamingBehindFor, "warning",
+			fmt.Sprintf("spark_streaming_behind_batches >= %d\nand on (app_id, app_name) (spark_app_finding{kind=%q} == 1)\n%s",
+				f.StreamingBehindBatches, analysis.KindStreamingFallingBehind, strings.TrimSpace(running)),
+			"Streaming query {{ $labels.query_name }} of {{ $labels.app_name }} falls behind its input.",
+			fmt.Sprintf("The last {{ $value }} batches of streaming query {{ $labels.query_name }} ({{ $labels.query_id }}) of {{ $labels.app_name }} ({{ $labels.app_id }}) processed rows slower than they arrived or ran longer than the trigger interval: at least %d consecutive batches (the analysis' streaming_falling_behind finding), for %s. Its backlog grows.", f.StreamingBehindBatches, dur(th.StreamingBehindFor))),
 		alert("SparkExecutorBlocked", th.BlockedRatioFor, "warning",
 			fmt.Sprintf(`spark_executor_blocked_ratio > %s`, num(th.BlockedRatio)),
 			"Task threads of executor {{ $labels.executor_id }} of {{ $labels.app_id }} are mostly blocked.",

@@ -20,10 +20,11 @@ type Thresholds struct {
 	Findings analysis.Thresholds
 
 	// How long each finding must stand before its alert fires.
-	LowEfficiencyFor time.Duration // low_efficiency
-	SingleCoreFor    time.Duration // single_core_stage
-	UniformSpillFor  time.Duration // uniform_spill
-	SkewedSpillFor   time.Duration // skewed_spill
+	LowEfficiencyFor   time.Duration // low_efficiency
+	SingleCoreFor      time.Duration // single_core_stage
+	UniformSpillFor    time.Duration // uniform_spill
+	SkewedSpillFor     time.Duration // skewed_spill
+	StreamingBehindFor time.Duration // streaming_falling_behind, while the query is still behind
 
 	// BlockedRatio: share of task-thread samples not running (Flink's HIGH
 	// back-pressure level starts above 0.5).
@@ -64,10 +65,11 @@ func DefaultThresholds() Thresholds {
 	return Thresholds{
 		Findings: analysis.DefaultThresholds(),
 
-		LowEfficiencyFor: 15 * time.Minute,
-		SingleCoreFor:    2 * time.Minute,
-		UniformSpillFor:  10 * time.Minute,
-		SkewedSpillFor:   time.Minute,
+		LowEfficiencyFor:   15 * time.Minute,
+		SingleCoreFor:      2 * time.Minute,
+		UniformSpillFor:    10 * time.Minute,
+		SkewedSpillFor:     time.Minute,
+		StreamingBehindFor: 2 * time.Minute,
 
 		BlockedRatio:    0.5,
 		BlockedRatioFor: 5 * time.Minute,

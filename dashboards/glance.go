@@ -80,6 +80,8 @@ sum by (executor_id) (rate(spark_thread_samples_total`+sel(app)+`[$__rate_interv
 		WithPanel(series(&n, "Top operators by peak memory", "bytes", 8,
 			query("A", `topk(10, max by (operator) (spark_sql_operator_peak_memory_bytes`+sel(app)+`))`, "{{operator}}")))
 
+	b = streamingRow(b, &n)
+
 	b = b.WithRow(dashboard.NewRowBuilder("Findings").Id(n.id())).
 		WithPanel(table.NewPanelBuilder().Id(n.id()).Footer(noFooter()).Title("Active findings").
 			Description("What the analysis found in this application; docs/runbook.md says what to change.").

@@ -57,6 +57,11 @@ func prepareDemo(opt demoOptions, cfg *eventlog.Config) (string, error) {
 	return dir, nil
 }
 
+// demoStreamingBatches gives the demo its two streaming queries (about a
+// minute and a half after the batch jobs at real time), so the streaming
+// panels, finding and alert have something to show.
+const demoStreamingBatches = 12
+
 // runDemo writes the simulated application into dir, speed times faster
 // than real time, again and again with a new application id, until ctx
 // ends.
@@ -66,6 +71,7 @@ func runDemo(ctx context.Context, dir string, speed float64, logger *slog.Logger
 		cfg.Start = time.Now()
 		cfg.AppID = fmt.Sprintf("app-%s-%04d", cfg.Start.UTC().Format("20060102150405"), run)
 		cfg.Seed = uint64(run)
+		cfg.StreamingBatches = demoStreamingBatches
 		logger.Info("demo: simulated Spark application starts", "app_id", cfg.AppID, "dir", dir)
 		path, err := simulate.Live(ctx, dir, cfg, simulate.LiveOptions{Codec: "zstd", Speed: speed})
 		if err != nil && ctx.Err() == nil {

@@ -21,6 +21,7 @@ type simulateCommand struct {
 	repeat           *int
 	seed             *uint64
 	live             *bool
+	streamingBatches *int
 }
 
 func newSimulateCommand(cmd *kingpin.CmdClause) *simulateCommand {
@@ -34,6 +35,7 @@ func newSimulateCommand(cmd *kingpin.CmdClause) *simulateCommand {
 		repeat:           cmd.Flag("repeat", fmt.Sprintf("Run the demo scenario this many times (1 to %d).", simulate.MaxRepeat)).Default("1").Int(),
 		seed:             cmd.Flag("seed", "Random seed.").Default(fmt.Sprint(d.Seed)).Uint64(),
 		live:             cmd.Flag("live", "Leave the application unfinished (no ApplicationEnd).").Bool(),
+		streamingBatches: cmd.Flag("streaming-batches", fmt.Sprintf("Add two Structured Streaming queries of this many micro-batches each, one falling behind its input and trigger (0 to %d; 0: none).", simulate.MaxStreamingBatches)).Default("0").Int(),
 	}
 }
 
@@ -46,6 +48,7 @@ func (c *simulateCommand) run(ctx context.Context) error {
 	cfg.Repeat = *c.repeat
 	cfg.Seed = *c.seed
 	cfg.Live = *c.live
+	cfg.StreamingBatches = *c.streamingBatches
 	// Checked before --out is created, so a bad value leaves no empty file.
 	if err := cfg.Validate(); err != nil {
 		return &statusError{status: exitUsage, err: err}

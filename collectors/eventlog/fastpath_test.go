@@ -58,6 +58,7 @@ func TestTextFastPathEqualsRegistryPath(t *testing.T) {
 	dir, _ := mainSetLogs(t)
 	cfg := simulate.DefaultConfig()
 	cfg.Start, cfg.Live, cfg.Executors = time.Now(), true, 12
+	cfg.StreamingBatches = 6 // the spark_streaming_* families too
 	if _, err := simulate.Live(context.Background(), dir, cfg, simulate.LiveOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -122,6 +123,11 @@ func TestTextFastPathEqualsRegistryPath(t *testing.T) {
 		}
 		if !apps["app-20200101000000-0000"] || !apps[cfg.AppID] {
 			t.Errorf("%s: applications %v, want the REST-only one and %s", name, apps, cfg.AppID)
+		}
+	}
+	for _, name := range []string{"spark_streaming_batch_phase_seconds", "spark_streaming_source_offset_lag", "spark_streaming_watermark_lag_seconds"} {
+		if len(slow[name].GetMetric()) < 2 {
+			t.Errorf("%s: %d series compared, want some of each of the simulated application's 2 queries", name, len(slow[name].GetMetric()))
 		}
 	}
 	if total < 1000 {

@@ -31,4 +31,6 @@ func RegisterFindingFlags(f exporter.FlagGroup, cfg *analysis.Config) {
 	}
 	f.Flag("sql.max-plan-nodes", "Plan nodes kept of each SQL execution, all its AQE plan versions together: a bigger plan is cut to its first nodes in pre-order and the oldest versions are dropped beyond the budget (the final plan stays), with a counted problem, so that a huge generated plan cannot take gigabytes.").
 		Default(fmt.Sprint(cfg.SQLMaxPlanNodes)).IntVar(&cfg.SQLMaxPlanNodes)
+	f.Flag("streaming.max-queries", "Structured Streaming queries analysed per application: later ones are counted as a problem and left out, so that an application starting queries in a loop cannot grow the analysis or the spark_streaming_* series without bound.").
+		Default(fmt.Sprint(cfg.StreamingMaxQueries)).IntVar(&cfg.StreamingMaxQueries)
 }

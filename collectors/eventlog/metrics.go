@@ -72,7 +72,7 @@ var (
 func Metrics() []*sm.Metric { return sm.For(sm.CollectorEventlog) }
 
 func metricTable() []*Metric {
-	return []*Metric{
+	return append([]*Metric{
 		appInfo, appStart, appEnd, appCores, appCoreSeconds, appActiveTasks, appTasks,
 		appIntervalEfficiency, appIntervalTimeRatio, appIntervalStart, appSettledTaskSeconds, appSettledCoreSeconds,
 		stageActive, appFinding,
@@ -81,5 +81,5 @@ func metricTable() []*Metric {
 		sqlExecutions, sqlDuration, sqlOpTime, sqlOpSpill, sqlOpPeakMemory,
 		appExecTaskTime, appExecSpill, appExecShuffleRead, appExecShuffleWrite, appExecInput, appExecOutput,
 		selfApps, selfBytes, selfEvents, selfErrors, selfSkipped, selfLag, selfShardInfo, selfBacklog,
-	}
+	}, streamingMetricTable()...)
 }

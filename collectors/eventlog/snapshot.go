@@ -36,6 +36,8 @@ type appView struct {
 
 	sql sqlops.Summary // SQL executions and operators, top operators by time
 
+	streaming []streamingView // Structured Streaming queries, by id
+
 	// The view's series, one part per family, built at the first scrape
 	// that needs them (families.go).
 	partsDone sync.Once
@@ -49,7 +51,7 @@ func (v *appView) asEnded() *appView {
 		appID: v.appID, appName: v.appName, attemptID: v.attemptID, sparkVersion: v.sparkVersion, user: v.user,
 		start: v.start, startMs: v.startMs, end: v.end, ended: v.ended, lastEventMs: v.lastEventMs,
 		coreSeconds: v.coreSeconds, tasks: v.tasks, interval: v.interval,
-		findings: v.findings, sql: v.sql, execSummary: v.execSummary,
+		findings: v.findings, sql: v.sql, execSummary: v.execSummary, streaming: v.streaming,
 	}
 	for _, ex := range v.executors {
 		ex.live, ex.cores, ex.activeTasks = false, 0, 0
@@ -102,6 +104,7 @@ func buildView(r *analysis.Report, user string, execs map[string]*execTotals, ru
 	}
 	v.interval = publishedInterval(r, settleTimeout, now)
 	v.findings = uniqueFindings(r.Findings)
+	v.streaming = streamingViews(r.Streaming)
 
 	seen := map[string]bool{}
 	for _, ex := range r.Executors {

@@ -50,7 +50,8 @@ type App struct {
 
 	sql *sqlops.Model // SQL executions, plans and their accumulators
 
-	deep deeper // the what-if replay's and the retry and driver findings' inputs
+	deep      deeper          // the what-if replay's and the retry and driver findings' inputs
+	streaming *streamingModel // Structured Streaming queries; nil until the first
 
 	pos          sparklog.Position // where the event being added was read (zero when unknown)
 	problems     []Problem         // the first maxProblems
@@ -233,6 +234,8 @@ func (a *App) AddAt(pos sparklog.Position, ev sparklog.Event) {
 		a.sql.Add(e)
 	case *sparklog.SQLAdaptiveExecutionUpdate, *sparklog.DriverAccumUpdates:
 		a.sql.Add(e)
+	case *sparklog.StreamingQueryStarted, *sparklog.StreamingQueryProgress, *sparklog.StreamingQueryTerminated:
+		a.streamingEvent(e)
 	}
 }
 
@@ -243,6 +246,7 @@ func (a *App) environment(e *sparklog.EnvironmentUpdate) {
 	if c, err := strconv.Atoi(e.SparkProperties["spark.task.cpus"]); err == nil && c >= 1 {
 		a.cpusPerTask = c
 	}
+	a.streamingEnvironment(e)
 }
 
 // localCores parses spark.master: ok is false outside local mode; n is 0

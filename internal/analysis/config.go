@@ -41,6 +41,9 @@ type Config struct {
 	// versions dropped (counted problems). 0 means
 	// sqlops.DefaultMaxPlanNodes.
 	SQLMaxPlanNodes int
+	// StreamingMaxQueries bounds the streaming queries analysed per
+	// application; 0 means DefaultStreamingMaxQueries.
+	StreamingMaxQueries int
 }
 
 // Thresholds holds every finding's trigger. DefaultThresholds is the one
@@ -78,16 +81,21 @@ type Thresholds struct {
 	// this share of the application's wall time.
 	DriverHeapShare float64
 	DriverGCShare   float64
+	// StreamingBehindBatches: streaming_falling_behind after this many
+	// consecutive batches processed slower than their input arrived or
+	// took longer than the trigger interval.
+	StreamingBehindBatches int
 }
 
 // DefaultConfig returns 10 s intervals and the default finding thresholds.
 func DefaultConfig() Config {
 	return Config{
-		Interval:           10 * time.Second,
-		ExactQuantileTasks: 10000,
-		Thresholds:         DefaultThresholds(),
-		SQLThresholds:      sqlops.DefaultThresholds(),
-		SQLMaxPlanNodes:    sqlops.DefaultMaxPlanNodes,
+		Interval:            10 * time.Second,
+		ExactQuantileTasks:  10000,
+		Thresholds:          DefaultThresholds(),
+		SQLThresholds:       sqlops.DefaultThresholds(),
+		SQLMaxPlanNodes:     sqlops.DefaultMaxPlanNodes,
+		StreamingMaxQueries: DefaultStreamingMaxQueries,
 	}
 }
 
@@ -115,5 +123,6 @@ func DefaultThresholds() Thresholds {
 		StageRetriesMinLost:    10 * time.Second,
 		DriverHeapShare:        0.9,
 		DriverGCShare:          0.1,
+		StreamingBehindBatches: 3,
 	}
 }

@@ -46,7 +46,7 @@ func TestFindingThresholdsCoverEveryField(t *testing.T) {
 // Every kind constant has exactly one rule with advice and a check.
 func TestEveryFindingKindHasOneRule(t *testing.T) {
 	kinds := []string{KindSingleCoreStage, KindUniformSpill, KindSkewedSpill, KindTaskSkew, KindLowEfficiency, KindGCPressure, KindShuffleWait, KindIdleExecutors,
-		KindStageRetries, KindDriverMemoryPressure, KindExecutorCountOversized}
+		KindStageRetries, KindDriverMemoryPressure, KindExecutorCountOversized, KindStreamingFallingBehind}
 	rules := FindingRules()
 	if len(rules) != len(kinds) {
 		t.Errorf("%d rules for %d kinds", len(rules), len(kinds))

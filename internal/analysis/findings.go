@@ -17,6 +17,9 @@ const (
 	KindGCPressure      = "gc_pressure"
 	KindShuffleWait     = "shuffle_wait"
 	KindIdleExecutors   = "idle_executors"
+	// KindStreamingFallingBehind: a streaming query processed its input
+	// slower than it arrived, or its batches outlasted the trigger.
+	KindStreamingFallingBehind = "streaming_falling_behind"
 )
 
 // Finding is one diagnosis: what it concerns, the numbers behind it and a
@@ -36,6 +39,10 @@ type Finding struct {
 	ExecutionID *int64 `json:"executionId,omitempty"`
 	OperatorID  *int   `json:"operatorId,omitempty"`
 	Operator    string `json:"operator,omitempty"`
+
+	// QueryID and QueryName place streaming findings.
+	QueryID   string `json:"queryId,omitempty"`
+	QueryName string `json:"queryName,omitempty"`
 }
 
 func stageFinding(s *Stage, numbers map[string]float64) Finding {
@@ -187,6 +194,12 @@ var findingRules = []FindingRule{
 		Thresholds: []Threshold{thExecutorCountTolerance, thExecutorCountOversized},
 		Advice:     "Replaying the tasks on fewer executors predicts about the same wall time: the extra executors mostly waited (too few tasks, the driver, or a long critical path); lower spark.executor.instances or spark.dynamicAllocation.maxExecutors to the ideal count.",
 		checkApp:   checkExecutorCount,
+	},
+	{
+		Kind:       KindStreamingFallingBehind,
+		Thresholds: []Threshold{thStreamingBehindBatches},
+		Advice:     "Batches of this streaming query processed rows slower than they arrived, or ran longer than the trigger interval, several times in a row: the backlog grows; add executors or partitions, or lighten the batch (state size, output).",
+		checkApp:   streamingFindings,
 	},
 }
 

@@ -59,6 +59,8 @@ var (
 		func(c *Config) any { return &c.Thresholds.IdleShare }}
 	thIdleFor = Threshold{"idle.for", "…for at least this long.",
 		func(c *Config) any { return &c.Thresholds.IdleFor }}
+	thStreamingBehindBatches = Threshold{"streaming.behind-batches", "streaming_falling_behind: this many consecutive batches processed slower than their input arrived, or longer than the trigger interval.",
+		func(c *Config) any { return &c.Thresholds.StreamingBehindBatches }}
 	thMinStageRunTime = Threshold{"min-stage-run-time", "gc_pressure and shuffle_wait ignore stages whose tasks ran less than this in total.",
 		func(c *Config) any { return &c.Thresholds.MinStageRunTime }}
 )

@@ -34,8 +34,10 @@ type Report struct {
 	Executors        []Executor `json:"executors"`
 	Findings         []Finding  `json:"findings"`
 	// SQL lists the SQL executions with their operators' metrics.
-	SQL    []sqlops.Execution `json:"sql"`
-	Totals Totals             `json:"totals"`
+	SQL []sqlops.Execution `json:"sql"`
+	// Streaming lists the Structured Streaming queries, first seen first.
+	Streaming []StreamingQuery `json:"streaming"`
+	Totals    Totals           `json:"totals"`
 	// WhatIf predicts the wall time with other executor counts and gives
 	// the critical path; nil when no stage ran.
 	WhatIf *WhatIf `json:"whatIf,omitempty"`
@@ -117,6 +119,7 @@ func (a *App) Report() Report {
 	r.WhatIf = a.whatIf(&r)
 	r.StageRetries = a.stageRetries()
 	r.Driver = a.driverMemory()
+	r.Streaming = a.streamingReport()
 	r.Findings = a.findings(&r)
 	r.Findings = append(r.Findings, sqlFindings(r.SQL, a.cfg.SQLThresholds)...)
 	return r

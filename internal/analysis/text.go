@@ -57,6 +57,7 @@ func WriteText(w io.Writer, r Report) error {
 	writeChart(bw, r)
 	writeWorstStages(bw, r)
 	writeWhatIf(bw, r.WhatIf)
+	writeStreaming(bw, r)
 	writeFindings(bw, r.Findings)
 	writeProblems(bw, r)
 	return bw.Flush()
@@ -438,6 +439,9 @@ func findingPlace(f Finding) string {
 			q += fmt.Sprintf(" operator %d", *f.OperatorID)
 		}
 		parts = append(parts, q)
+	}
+	if f.QueryID != "" {
+		parts = append(parts, "streaming query "+streamingQueryLabel(f.QueryName, f.QueryID))
 	}
 	if f.Start != 0 {
 		parts = append(parts, fmt.Sprintf("%s–%s (%s)", fmtTime(f.Start), time.UnixMilli(f.End).UTC().Format("15:04:05"),

@@ -35,6 +35,7 @@ func Sections() []Section {
 			AppExecutorTaskTime, AppExecutorSpillBytes, AppExecutorShuffleReadBytes, AppExecutorShuffleWriteBytes,
 			AppExecutorInputBytes, AppExecutorOutputBytes,
 		}},
+		{Collector: CollectorEventlog, Title: "Structured Streaming queries (collector `eventlog`)", Metrics: streamingMetrics()},
 		{Collector: CollectorEventlog, Title: "Event-log reading (collector `eventlog`)", Metrics: []*Metric{
 			EventlogApps, EventlogBytesRead, EventlogEvents, EventlogErrors, EventlogSkipped, EventlogLag,
 			EventlogShardInfo, EventlogBacklog,

@@ -36,6 +36,9 @@ type Config struct {
 	Seed   uint64
 	// Live leaves the application unfinished: no ApplicationEnd.
 	Live bool
+	// StreamingBatches, when > 0, adds two Structured Streaming queries of
+	// this many micro-batches each, one falling behind (streaming.go).
+	StreamingBatches int
 }
 
 // DefaultConfig is the demo application `make run` analyses.
@@ -161,6 +164,7 @@ func (c Config) Validate() error {
 	between("cores", c.CoresPerExecutor, 1, MaxCores)
 	between("tasks-per-stage", c.TasksPerStage, 1, MaxTasksPerStage)
 	between("repeat", c.Repeat, 1, MaxRepeat)
+	between("streaming-batches", c.StreamingBatches, 0, MaxStreamingBatches)
 	if len(c.AppID) > maxAppIDLen || !appIDPattern.MatchString(c.AppID) {
 		errs = append(errs, fmt.Errorf("--app-id=%q: want 1 to %d letters, digits, '.', '_' or '-', starting with a letter or digit (e.g. app-20261130090000-0001)", c.AppID, maxAppIDLen))
 	}
@@ -192,6 +196,7 @@ func Generate(cfg Config, sink Sink) (int, error) {
 	for r := 0; r < cfg.Repeat && s.err == nil; r++ {
 		s.scenario()
 	}
+	s.streaming()
 	if !cfg.Live {
 		s.now += 1500
 		s.emit(s.now, fmt.Sprintf(`{"Event":"SparkListenerApplicationEnd","Timestamp":%d}`, s.now))
@@ -246,6 +251,9 @@ func (s *writer) settle() {
 // this event: it does for job, stage-completed, executor, block-manager and
 // application events, not for task or stage-submitted ones.
 func flushes(line string) bool {
+	if streamingEvent(line) {
+		return true
+	}
 	const prefix = `{"Event":"SparkListener`
 	if !strings.HasPrefix(line, prefix) {
 		return false
@@ -268,7 +276,7 @@ func (s *writer) header() {
 	s.emit(s.now, fmt.Sprintf(`{"Event":"SparkListenerBlockManagerAdded","Block Manager ID":{"Executor ID":"driver","Host":"driver-0.sparkglance.local","Port":7079},"Maximum Memory":2101975449,"Timestamp":%d,"Maximum Onheap Memory":2101975449,"Maximum Offheap Memory":0}`, s.now+900))
 	s.emit(s.now, `{"Event":"SparkListenerEnvironmentUpdate","JVM Information":{"Java Home":"/usr/lib/jvm/java-17-openjdk-amd64","Java Version":"17.0.15 (Debian)","Scala Version":"version 2.12.18"},"Spark Properties":{"spark.app.name":`+
 		strconv.Quote(c.AppName)+`,"spark.app.id":`+strconv.Quote(c.AppID)+`,"spark.master":"spark://master.sparkglance.local:7077","spark.executor.cores":"`+strconv.Itoa(c.CoresPerExecutor)+
-		`","spark.executor.memory":"4g","spark.task.cpus":"1","spark.eventLog.enabled":"true","spark.submit.deployMode":"client"},"Hadoop Properties":{},"System Properties":{"java.vm.name":"OpenJDK 64-Bit Server VM"},"Metrics Properties":{},"Classpath Entries":{}}`)
+		`","spark.executor.memory":"4g","spark.task.cpus":"1","spark.eventLog.enabled":"true","spark.submit.deployMode":"client"`+s.streamingProperties()+`},"Hadoop Properties":{},"System Properties":{"java.vm.name":"OpenJDK 64-Bit Server VM"},"Metrics Properties":{},"Classpath Entries":{}}`)
 	s.emit(s.now, fmt.Sprintf(`{"Event":"SparkListenerApplicationStart","App Name":%s,"App ID":%s,"Timestamp":%d,"User":"spark"}`,
 		strconv.Quote(c.AppName), strconv.Quote(c.AppID), s.now))
 }

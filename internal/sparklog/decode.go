@@ -182,6 +182,12 @@ func (d *Decoder) decodeTyped(typ []byte, more bool) Event {
 		return d.sqlAdaptiveExecutionUpdate(more)
 	case TypeDriverAccumUpdates:
 		return d.driverAccumUpdates(more)
+	case TypeStreamingQueryProgress:
+		return d.streamingQueryProgress(more)
+	case TypeStreamingQueryStarted:
+		return d.streamingQueryStarted(more)
+	case TypeStreamingQueryTerminated:
+		return d.streamingQueryTerminated(more)
 	}
 	ev := &Other{Type: d.intern.get(typ)}
 	for ; more; more = d.objectNext() {

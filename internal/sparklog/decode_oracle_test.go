@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -272,6 +273,9 @@ func (r *ref) event(typ string, m map[string]any) Event {
 		}
 		return ev
 	}
+	if ev := r.streamingEvent(typ, m); ev != nil {
+		return ev
+	}
 	return &Other{Type: typ}
 }
 
@@ -424,6 +428,9 @@ func firstDiff(path string, a, b reflect.Value) string {
 			}
 		}
 		return ""
+	}
+	if a.Kind() == reflect.Float64 && math.IsNaN(a.Float()) && math.IsNaN(b.Float()) {
+		return "" // rates Spark could not compute, on both sides
 	}
 	if !a.Equal(b) {
 		return fmt.Sprintf("%s: %#v vs %#v", path, a.Interface(), b.Interface())

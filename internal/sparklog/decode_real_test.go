@@ -100,6 +100,15 @@ var zeroInRealLogs = map[string]bool{
 	"TaskInfo.GettingResultTime":               true, // no result was fetched remotely
 	"ShuffleReadMetrics.RemoteBytesReadToDisk": true,
 	"SQLExecutionEnd.ErrorMessage":             true,
+	// The two streaming logs: unnamed queries, no watermark, Spark 3.1
+	// (no operator names), no latestOffset, stopped cleanly.
+	"StreamingQueryStarted.Name":          true,
+	"StreamingQueryProgress.Name":         true,
+	"StreamingQueryProgress.Watermark":    true,
+	"StreamingQueryProgress.HasWatermark": true,
+	"StateOperatorProgress.OperatorName":  true,
+	"SourceProgress.LatestOffset":         true,
+	"StreamingQueryTerminated.Exception":  true,
 }
 
 func (c coverage) requireAll(t *testing.T) {
@@ -119,7 +128,8 @@ func (c coverage) requireAll(t *testing.T) {
 var typedEvents = []Event{&LogStart{}, &ApplicationStart{}, &ApplicationEnd{}, &EnvironmentUpdate{},
 	&ResourceProfileAdded{}, &ExecutorAdded{}, &ExecutorRemoved{}, &BlockManagerAdded{}, &BlockManagerRemoved{},
 	&JobStart{}, &JobEnd{}, &StageSubmitted{}, &StageCompleted{}, &TaskStart{}, &TaskEnd{},
-	&StageExecutorMetrics{}, &SQLExecutionStart{}, &SQLExecutionEnd{}, &SQLAdaptiveExecutionUpdate{}, &DriverAccumUpdates{}}
+	&StageExecutorMetrics{}, &SQLExecutionStart{}, &SQLExecutionEnd{}, &SQLAdaptiveExecutionUpdate{}, &DriverAccumUpdates{},
+	&StreamingQueryStarted{}, &StreamingQueryProgress{}, &StreamingQueryTerminated{}}
 
 // allFields lists "Type.Field" for every struct reachable from the events.
 func allFields() []string {

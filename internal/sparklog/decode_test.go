@@ -67,6 +67,7 @@ func TestDecodeLineEveryFieldSet(t *testing.T) {
 		`{"Event":"SparkListenerTaskEnd","Stage ID":1,"Stage Attempt ID":1,"Task Info":{"Getting Result Time":7},"Task Metrics":{"Shuffle Read Metrics":{"Remote Bytes Read To Disk":8}}}`,
 		`{"Event":"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionEnd","executionId":1,"time":2,"errorMessage":"failed"}`,
 		`{"Event":"SparkListenerStageCompleted","Stage Info":{"Stage ID":1,"Stage Attempt ID":1}}`,
+		streamingStartedNamed, streamingProgressWatermark, streamingTerminatedFailed,
 	}
 	cov := coverage{}
 	for _, l := range lines {

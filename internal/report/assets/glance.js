@@ -506,6 +506,7 @@
     return [f.stageId != null ? "stage " + f.stageId + (f.stageAttemptId ? "." + f.stageAttemptId : "") : "",
       f.executorId ? "executor " + f.executorId : "",
       f.executionId != null ? "query " + f.executionId : "", f.operator ? f.operator : "",
+      f.queryId ? "streaming query " + (f.queryName || f.queryId) : "",
       f.start > 0 ? since(doc, f.start / 1000).split(" · ")[0] + (f.end > 0 ? " for " + dur(f.end - f.start) : "") : ""]
       .filter(Boolean).join(" · ") || "whole application";
   }
@@ -659,6 +660,7 @@
     ], "", e => JSON.stringify(e) + "@" + doc.start);
     renderWhatIf(doc);
     renderSQL(doc);
+    renderStreaming(doc);
     renderProblems(doc);
     markStageRow();
   }
@@ -709,6 +711,61 @@
     ], ops.length ? "" : "No operator reported a time.",
     // The operator's own fields and its query's description, not the whole plan.
     o => JSON.stringify(Object.assign({}, o, { exec: o.exec.description })));
+  }
+  // ---- Structured Streaming: a table of queries, and per query a chart of
+  // its latest batches: duration against the trigger interval (left) and
+  // input against processed rows per second (right). Rebuilt only when the
+  // queries' data changed, so a live poll without new batches costs nothing.
+  function renderStreaming(doc) {
+    const el = document.getElementById("streaming"), qs = doc.streaming || [];
+    const sig = JSON.stringify(qs);
+    if (el._sig === sig) return;
+    el._sig = sig;
+    (el._charts || []).forEach(c => c.destroy());
+    el._charts = [];
+    if (!qs.length) { el.innerHTML = ""; return; }
+    const rate = v => (v == null ? "–" : num(v, v < 10 ? 2 : 0));
+    const name = q => q.name || q.id;
+    el.innerHTML = `<h2>Structured Streaming (${qs.length} ${qs.length === 1 ? "query" : "queries"})</h2>` +
+      `<div class="tablewrap"><table class="grid"><thead><tr>` +
+      ["Query", "Status", "Batches", "Input rows", "Last batch", "Trigger", "Input rows/s", "Processed rows/s", "Behind", "State rows", "State memory", "Watermark lag", "Offset lag"]
+        .map((h, k) => `<th class="${k < 2 ? "text" : ""}">${h}</th>`).join("") + `</tr></thead><tbody>` +
+      qs.map(q => {
+        const b = q.last || {};
+        return `<tr><td class="text" title="${esc(q.id)}">${esc(name(q))}</td>` +
+          `<td class="text"><span class="badge ${q.status === "failed" ? "failed" : q.status === "running" ? "running" : ""}" title="${esc(q.exception || "")}">${esc(q.status)}</span></td>` +
+          `<td>${num(q.batches)}</td><td>${num(q.inputRows)}</td><td>${q.last ? dur(b.durationSeconds * 1000) : "–"}</td>` +
+          `<td>${q.triggerIntervalSeconds ? dur(q.triggerIntervalSeconds * 1000) : "–"}</td>` +
+          `<td>${rate(b.inputRowsPerSecond)}</td><td>${rate(b.processedRowsPerSecond)}</td>` +
+          `<td>${q.behindStreak ? `<span class="badge failed">${num(q.behindStreak)} in a row</span>` : num(q.behindBatches) + " of " + num(q.batches)}</td>` +
+          `<td>${num(b.stateRows)}</td><td>${bytes(b.stateMemoryBytes)}</td>` +
+          `<td>${b.watermarkLagSeconds != null ? dur(b.watermarkLagSeconds * 1000) : "–"}</td><td>${b.offsetLag != null ? num(b.offsetLag) : "–"}</td></tr>`;
+      }).join("") + `</tbody></table></div>` +
+      qs.map((q, i) => `<div class="chart-head"><h2>${esc(name(q))}: latest ${num((q.recent || []).length)} batches</h2>` +
+        `<span class="legend"><span><i style="background:#4c6ef5"></i>batch duration</span>` +
+        (q.triggerIntervalSeconds ? `<span><i class="line" style="background:#e03131"></i>trigger interval</span>` : "") +
+        `<span><i class="line" style="background:#f08c00"></i>input rows/s (right)</span><span><i class="line" style="background:#2f9e44"></i>processed rows/s (right)</span></span></div>` +
+        `<div class="chart streaming-chart" id="streaming-chart-${i}"></div>`).join("");
+    qs.forEach((q, i) => {
+      const bs = q.recent || [];
+      if (!bs.length) return;
+      const x = bs.map(b => b.timestamp / 1000);
+      const data = [x, bs.map(b => b.durationSeconds), bs.map(() => q.triggerIntervalSeconds || null),
+        bs.map(b => b.inputRowsPerSecond ?? null), bs.map(b => b.processedRowsPerSecond ?? null)];
+      const chartEl = document.getElementById("streaming-chart-" + i);
+      el._charts.push(new uPlot({
+        width: chartEl.clientWidth || 900, height: 180, legend: { show: false },
+        cursor: { points: { show: true } },
+        series: [{},
+          { label: "batch duration", scale: "s", stroke: "#4c6ef5", fill: "rgba(76,110,245,.25)", paths: uPlot.paths.bars({ size: [0.8, 40] }), points: { show: false } },
+          { label: "trigger interval", scale: "s", stroke: "#e03131", width: 1.5, dash: [5, 3], points: { show: false } },
+          { label: "input rows/s", scale: "rows", stroke: "#f08c00", width: 1.5 },
+          { label: "processed rows/s", scale: "rows", stroke: "#2f9e44", width: 1.5 }],
+        scales: { x: timeScale, s: { range: (u, min, max) => [0, Math.max(max, q.triggerIntervalSeconds || 0) * 1.1 || 1] }, rows: { range: (u, min, max) => [0, (max || 1) * 1.1] } },
+        axes: [axisX, { scale: "s", size: gutter, values: (u, v) => v.map(t => dur(t * 1000)) },
+          { scale: "rows", side: 1, size: 60, grid: { show: false }, values: (u, v) => v.map(t => num(t)) }],
+      }, data, chartEl));
+    });
   }
   function renderProblems(doc) {
     const ps = doc.problems || [], more = doc.problemsOmitted || 0;
