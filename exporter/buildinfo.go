@@ -21,9 +21,10 @@ func init() { fillUnstampedVersion(debug.ReadBuildInfo) }
 // it is instead of empty labels: the module version the go command recorded
 // (`go install module@v1.2.3`), else one made from the commit the go command
 // stamped (vcs.revision and vcs.time, as Go's pseudo-versions are), and the
-// commit's time as the build date. Only a build without either (no git, or
-// -buildvcs=false) says "(devel)"; branch and build user only the Makefile
-// knows, so they say "unknown".
+// commit's time as the build date. Only a build without either says
+// "(devel)": no git, -buildvcs=false, or a plain `go run`, which the go
+// command stamps only with -buildvcs=true. Branch and build user only the
+// Makefile knows, so they say "unknown".
 func fillUnstampedVersion(readBuildInfo func() (*debug.BuildInfo, bool)) {
 	var rev, modified string
 	var commitTime time.Time
