@@ -21,7 +21,8 @@ LDFLAGS    := -X $(VERSION_PKG).Version=$(VERSION) -X $(VERSION_PKG).Revision=$(
               -X $(VERSION_PKG).Branch=$(BRANCH) -X $(VERSION_PKG).BuildUser=$(BUILD_USER) \
               -X $(VERSION_PKG).BuildDate=$(BUILD_DATE)
 
-.PHONY: run analyze-demo test e2e scale build lint bench fuzz docs dashboards demo-log clean screenshots
+.PHONY: run analyze-demo test e2e scale build lint bench fuzz docs dashboards demo-log clean screenshots \
+        crossbuild image image-rootfs release
 
 ## run: the main job on a built-in default — the exporter on a live simulated Spark application.
 run: build
@@ -38,6 +39,68 @@ demo-log: build
 build:
 	@mkdir -p $(dir $(BIN))
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/sparkglance
+
+# Image and release archives are built as the Prometheus projects' promu does:
+# static (CGO_ENABLED=0), version-stamped binaries cross-built into
+# $(BUILD_DIR)/<os>-<arch>/, which the Dockerfile and the archives only copy.
+BUILD_DIR   ?= .build
+PLATFORMS   ?= $(shell $(GO) env GOOS)/$(shell $(GO) env GOARCH)
+IMAGE_REPO  ?= ghcr.io/sparkglance/sparkglance
+# The Kubernetes manifests and the compose file name this tag (`make docs`
+# pins them to the VERSION file), never "latest".
+IMAGE_TAG   ?= $(VERSION)
+IMAGE_ARCH  ?= $(shell $(GO) env GOARCH)
+CA_BUNDLE   ?= /etc/ssl/certs/ca-certificates.crt
+# podman builds without a daemon; docker otherwise.
+CONTAINER_ENGINE ?= $(shell command -v podman 2>/dev/null || command -v docker 2>/dev/null)
+RELEASE_PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+RELEASE_DIR ?= .tarballs
+
+## crossbuild: static, version-stamped binaries for $(PLATFORMS) into $(BUILD_DIR)/<os>-<arch>/.
+crossbuild:
+	@set -e; for platform in $(PLATFORMS); do \
+	  os=$${platform%/*}; arch=$${platform#*/}; \
+	  echo ">> building $(BUILD_DIR)/$$os-$$arch/sparkglance"; \
+	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS)' \
+	    -o $(BUILD_DIR)/$$os-$$arch/sparkglance ./cmd/sparkglance; \
+	done
+
+## image-rootfs: the few files a scratch image needs (CA bundle, passwd, group, /tmp) into $(BUILD_DIR)/rootfs.
+image-rootfs:
+	@test -r $(CA_BUNDLE) || { echo "no CA bundle at $(CA_BUNDLE) (install ca-certificates or set CA_BUNDLE)"; exit 1; }
+	@mkdir -p $(BUILD_DIR)/rootfs/etc/ssl/certs $(BUILD_DIR)/rootfs/tmp
+	cp $(CA_BUNDLE) $(BUILD_DIR)/rootfs/etc/ssl/certs/ca-certificates.crt
+	printf 'root:x:0:0:root:/:/sbin/nologin\nnobody:x:65534:65534:nobody:/nonexistent:/sbin/nologin\n' > $(BUILD_DIR)/rootfs/etc/passwd
+	printf 'root:x:0:\nnobody:x:65534:\n' > $(BUILD_DIR)/rootfs/etc/group
+	chmod 1777 $(BUILD_DIR)/rootfs/tmp
+
+## image: the container image $(IMAGE_REPO):$(IMAGE_TAG) for linux/$(IMAGE_ARCH), with podman if present, else docker.
+image:
+	@test -n "$(CONTAINER_ENGINE)" || { echo "make image needs podman or docker"; exit 1; }
+	@test "$(BUILD_DIR)" = .build || { echo "the Dockerfile copies from .build/: leave BUILD_DIR alone for make image"; exit 1; }
+	$(MAKE) crossbuild PLATFORMS=linux/$(IMAGE_ARCH)
+	$(MAKE) image-rootfs
+	$(CONTAINER_ENGINE) build --platform linux/$(IMAGE_ARCH) --build-arg TARGETARCH=$(IMAGE_ARCH) \
+	  --build-arg VERSION=$(VERSION) --build-arg REVISION=$(REVISION) \
+	  --build-arg CREATED=$(shell date -u +%Y-%m-%dT%H:%M:%SZ) \
+	  -t $(IMAGE_REPO):$(IMAGE_TAG) -f Dockerfile .
+
+## release: sparkglance-<version>.<os>-<arch>.tar.gz for $(RELEASE_PLATFORMS) and sha256sums.txt in $(RELEASE_DIR).
+release:
+	$(MAKE) crossbuild PLATFORMS="$(RELEASE_PLATFORMS)"
+	@set -e; mkdir -p $(RELEASE_DIR); stage=$(BUILD_DIR)/tarballs; rm -rf $$stage; \
+	for platform in $(RELEASE_PLATFORMS); do \
+	  os=$${platform%/*}; arch=$${platform#*/}; name=sparkglance-$(VERSION).$$os-$$arch; \
+	  mkdir -p $$stage/$$name/dashboards $$stage/$$name/alerts; \
+	  cp $(BUILD_DIR)/$$os-$$arch/sparkglance LICENSE README.md $$stage/$$name/; \
+	  cp dashboards/*.json $$stage/$$name/dashboards/; \
+	  cp alerts/sparkglance-rules.yml $$stage/$$name/alerts/; \
+	  echo ">> $(RELEASE_DIR)/$$name.tar.gz"; \
+	  tar -czf $(RELEASE_DIR)/$$name.tar.gz -C $$stage $$name; \
+	done; \
+	rm -rf $$stage; \
+	cd $(RELEASE_DIR) && if command -v sha256sum >/dev/null; then sha256sum sparkglance-$(VERSION).*.tar.gz; \
+	  else shasum -a 256 sparkglance-$(VERSION).*.tar.gz; fi > sha256sums.txt
 
 ## test: formatting, vet, staticcheck, then unit and integration tests (against the real Prometheus,
 ## promtool, Java… that .ci/run installs) with the race detector, then each fuzz target briefly. No test
@@ -98,4 +161,4 @@ fuzz:
 	  done; done
 
 clean:
-	rm -rf bin $(OUT)
+	rm -rf bin $(OUT) $(BUILD_DIR) $(RELEASE_DIR)

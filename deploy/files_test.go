@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -65,61 +64,6 @@ func TestAlertmanagerConfig(t *testing.T) {
 		lines := strings.Split(strings.TrimSpace(out), "\n")
 		if got := lines[len(lines)-1]; got != receiver {
 			t.Errorf("severity=%s routed to %q, want %s", severity, got, receiver)
-		}
-	}
-}
-
-// The compose stack mounts files that exist, and provisions Grafana with
-// the data source and the dashboards directory.
-func TestComposeStack(t *testing.T) {
-	var compose struct {
-		Name     string `yaml:"name"`
-		Services map[string]struct {
-			Image   string   `yaml:"image"`
-			Command []string `yaml:"command"`
-			Volumes []string `yaml:"volumes"`
-		} `yaml:"services"`
-		Volumes map[string]any `yaml:"volumes"`
-	}
-	b, err := os.ReadFile("compose/compose.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := yamlv2.UnmarshalStrict(b, &compose); err != nil {
-		// Other compose fields are allowed; only the modelled ones are checked.
-		if err := yamlv2.Unmarshal(b, &compose); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, s := range []string{"sparkglance", "prometheus", "alertmanager", "grafana"} {
-		if _, ok := compose.Services[s]; !ok {
-			t.Errorf("compose: no %s service", s)
-		}
-	}
-	if !strings.Contains(strings.Join(compose.Services["sparkglance"].Command, " "), "serve --demo") {
-		t.Errorf("compose: sparkglance runs %v, want serve --demo", compose.Services["sparkglance"].Command)
-	}
-	for name, s := range compose.Services {
-		for _, v := range s.Volumes {
-			src := strings.SplitN(v, ":", 2)[0]
-			if !strings.HasPrefix(src, ".") {
-				continue // a named volume
-			}
-			if _, err := os.Stat(filepath.Join("compose", src)); err != nil {
-				t.Errorf("compose: %s mounts %s: %v", name, src, err)
-			}
-		}
-	}
-	for _, f := range []string{"compose/grafana/provisioning/datasources/prometheus.yaml", "compose/grafana/provisioning/dashboards/sparkglance.yaml"} {
-		var v struct {
-			APIVersion int `yaml:"apiVersion"`
-		}
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := yamlv2.Unmarshal(b, &v); err != nil || v.APIVersion != 1 {
-			t.Errorf("%s: apiVersion %d, %v", f, v.APIVersion, err)
 		}
 	}
 }

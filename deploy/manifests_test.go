@@ -248,3 +248,70 @@ func TestGeneratedManifestsAreUpToDate(t *testing.T) {
 		}
 	}
 }
+
+// The manifests and the compose file run the image `make image` tags with
+// the VERSION file's version, never a moving "latest".
+func TestManifestsPinTheReleasedImage(t *testing.T) {
+	version, err := deploy.ReadVersion("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := deploy.Image(version)
+	for _, f := range deploy.ImageFiles {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pinned, err := deploy.PinImage(b, version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(b, pinned) {
+			t.Errorf("%s names another tag than %s: run `make docs`", f, want)
+		}
+		if !bytes.Contains(b, []byte(want)) {
+			t.Errorf("%s does not run %s", f, want)
+		}
+	}
+	dep := one[*appsv1.Deployment](t, "kubernetes/base/deployment.yaml")
+	ds := one[*appsv1.DaemonSet](t, "kubernetes/base/daemonset.yaml")
+	for _, c := range append(dep.Spec.Template.Spec.Containers, ds.Spec.Template.Spec.Containers...) {
+		if c.Image != want {
+			t.Errorf("container %s runs %s, want %s", c.Name, c.Image, want)
+		}
+	}
+	// No other deployment file names the image by a moving tag.
+	err = filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !(strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if bytes.Contains(b, []byte(deploy.ImageRepository+":latest")) || bytes.Contains(b, []byte(deploy.ImageRepository+"\n")) {
+			t.Errorf("%s names %s without a version tag", path, deploy.ImageRepository)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestPinImage(t *testing.T) {
+	in := "image: ghcr.io/sparkglance/sparkglance:latest\n  image: \"ghcr.io/sparkglance/sparkglance\"\nimage: quay.io/other/image:latest\n"
+	got, err := deploy.PinImage([]byte(in), "1.2.3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "image: ghcr.io/sparkglance/sparkglance:1.2.3\n  image: \"ghcr.io/sparkglance/sparkglance:1.2.3\"\nimage: quay.io/other/image:latest\n"
+	if string(got) != want {
+		t.Errorf("PinImage:\n%s\nwant\n%s", got, want)
+	}
+	for _, bad := range []string{"", "1.2.3 ", "-x", "a/b"} {
+		if _, err := deploy.PinImage([]byte(in), bad); err == nil {
+			t.Errorf("PinImage accepted tag %q", bad)
+		}
+	}
+}

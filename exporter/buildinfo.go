@@ -2,6 +2,7 @@ package exporter
 
 import (
 	"runtime/debug"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/common/version"
@@ -16,15 +17,46 @@ import (
 func init() { fillUnstampedVersion(debug.ReadBuildInfo) }
 
 // fillUnstampedVersion gives a binary built without the Makefile's -ldflags
-// (a plain `go build`, `go run`, a test) values that say so instead of empty
-// labels: the module version the go command recorded, or "(devel)", and
-// "unknown" for what only the Makefile knows.
+// (a plain `go build`, `go run`, `go install`, a test) values that say what
+// it is instead of empty labels: the module version the go command recorded
+// (`go install module@v1.2.3`), else one made from the commit the go command
+// stamped (vcs.revision and vcs.time, as Go's pseudo-versions are), and the
+// commit's time as the build date. Only a build without either says
+// "(devel)": no git, -buildvcs=false, or a plain `go run`, which the go
+// command stamps only with -buildvcs=true. Branch and build user only the
+// Makefile knows, so they say "unknown".
 func fillUnstampedVersion(readBuildInfo func() (*debug.BuildInfo, bool)) {
-	if version.Version == "" {
-		version.Version = "(devel)"
-		if bi, ok := readBuildInfo(); ok && bi.Main.Version != "" {
-			version.Version = bi.Main.Version
+	var rev, modified string
+	var commitTime time.Time
+	bi, ok := readBuildInfo()
+	if ok {
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				modified = s.Value
+			case "vcs.time":
+				commitTime, _ = time.Parse(time.RFC3339, s.Value)
+			}
 		}
+	}
+	if version.Version == "" {
+		switch {
+		case ok && bi.Main.Version != "" && bi.Main.Version != "(devel)":
+			version.Version = bi.Main.Version
+		case rev != "" && !commitTime.IsZero():
+			version.Version = "v0.0.0-" + commitTime.UTC().Format("20060102150405") + "-" + rev[:min(12, len(rev))]
+			if modified == "true" {
+				version.Version += "+dirty"
+			}
+		default:
+			version.Version = "(devel)"
+		}
+	}
+	if version.BuildDate == "" && !commitTime.IsZero() {
+		// The Makefile's format (date -u +%Y%m%d-%H:%M:%S).
+		version.BuildDate = commitTime.UTC().Format("20060102-15:04:05")
 	}
 	for _, v := range []*string{&version.Branch, &version.BuildUser, &version.BuildDate} {
 		if *v == "" {

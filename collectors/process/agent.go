@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/prometheus/procfs"
-	"github.com/prometheus/procfs/sysfs"
 
 	"github.com/sparkglance/sparkglance/internal/jvm/discovery"
 )
@@ -116,9 +115,7 @@ func newAgent(opts Options, scanner *discovery.Scanner, logger *slog.Logger) (*A
 	if warning != "" {
 		logger.Warn("TDP unknown", "reason", warning)
 	}
-	if sfs, err := sysfs.NewFS(opts.SysfsPath); err != nil {
-		logger.Info("energy from the TDP model", "reason", err)
-	} else if a.rapl, err = openRAPL(sfs); err != nil {
+	if a.rapl, err = openRAPL(opts.SysfsPath); err != nil {
 		logger.Info("energy from the TDP model", "reason", err)
 	}
 	logger.Info("process energy model", "source", a.PowerSource(),

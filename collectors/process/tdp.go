@@ -2,7 +2,6 @@ package process
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/prometheus/procfs"
 )
@@ -48,23 +47,4 @@ func detectTDP(fs procfs.FS, flagWatts float64, table *TDPTable) (info TDPInfo, 
 	}
 	return info, fmt.Sprintf("%s; charging the default %.0f W × %d package(s); set --energy.tdp-watts to correct it",
 		reason, DefaultPackageWatts, packages)
-}
-
-// cpuModel returns the first "model name" in cpuinfo and the number of
-// distinct physical ids (1 when cpuinfo has none, as on many ARM hosts).
-func cpuModel(fs procfs.FS) (model string, packages int, err error) {
-	cpus, err := fs.CPUInfo()
-	if err != nil {
-		return "", 1, err
-	}
-	ids := map[string]bool{}
-	for _, c := range cpus {
-		if model == "" {
-			model = strings.TrimSpace(c.ModelName)
-		}
-		if c.PhysicalID != "" {
-			ids[c.PhysicalID] = true
-		}
-	}
-	return model, max(1, len(ids)), nil
 }

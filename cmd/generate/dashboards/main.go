@@ -1,7 +1,9 @@
 // Command generate writes every generated file of the repository — the
 // dashboards' JSON, the Prometheus rule file, and the Kubernetes
 // PrometheusRule and dashboards ConfigMap — from the Go code (`make
-// dashboards`). Tests fail when a committed file differs from its output.
+// dashboards`), and pins the image the manifests and the compose file run
+// to the VERSION file's tag. Tests fail when a committed file differs from
+// its output.
 package main
 
 import (
@@ -42,6 +44,21 @@ func run(root string) error {
 	}
 	if files[filepath.Join("deploy", deploy.DashboardsFile)], err = deploy.DashboardsConfigMap(); err != nil {
 		return err
+	}
+	// The manifests and the compose file run the image `make image` tags.
+	tag, err := deploy.ReadVersion(root)
+	if err != nil {
+		return err
+	}
+	for _, f := range deploy.ImageFiles {
+		name := filepath.Join("deploy", f)
+		b, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			return err
+		}
+		if files[name], err = deploy.PinImage(b, tag); err != nil {
+			return err
+		}
 	}
 	for name, b := range files {
 		if err := os.WriteFile(filepath.Join(root, name), b, 0o644); err != nil {
