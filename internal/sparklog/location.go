@@ -41,6 +41,9 @@ func LocalPath(location string) (string, error) {
 // a file:// URL): links in it are followed wherever they lead, since the
 // user chose it, but never to a pipe or device, which discovery refuses.
 func DiscoverGiven(location string) ([]Log, error) {
+	if IsObjectURL(location) {
+		return discoverObject(location, DiscoverOptions{})
+	}
 	local, err := LocalPath(location)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,180 @@
+package sparklog
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"sync"
+	"time"
+
+	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
+)
+
+// objectInfo is an object's attributes as an fs.FileInfo, so that the
+// follower treats objects and files alike.
+type objectInfo struct {
+	name  string
+	size  int64
+	mtime time.Time
+	etag  string
+}
+
+func (o objectInfo) Name() string       { return o.name }
+func (o objectInfo) Size() int64        { return o.size }
+func (o objectInfo) Mode() fs.FileMode  { return 0o444 }
+func (o objectInfo) ModTime() time.Time { return o.mtime }
+func (o objectInfo) IsDir() bool        { return false }
+func (o objectInfo) Sys() any           { return nil }
+
+// objectError names the object and keeps the store's error, made to match
+// fs.ErrNotExist or fs.ErrPermission where it means that, so the follower's
+// handling of renamed and vanished files applies to objects too.
+func objectError(ref string, err error) error {
+	switch gcerrors.Code(err) {
+	case gcerrors.NotFound:
+		return fmt.Errorf("%s: %w: %w", ref, fs.ErrNotExist, err)
+	case gcerrors.PermissionDenied:
+		return fmt.Errorf("%s: %w (the credentials need list and get on the bucket): %w", ref, fs.ErrPermission, err)
+	}
+	return fmt.Errorf("%s: %w", ref, err)
+}
+
+// objectBucketOf opens the bucket of a canonical object path.
+func objectBucketOf(ctx context.Context, ref string) (*blob.Bucket, string, error) {
+	ob, key, err := splitObjectPath(ref)
+	if err != nil {
+		return nil, "", err
+	}
+	b, err := ob.bucket(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	return b, key, nil
+}
+
+// statObject is one stat request.
+func statObject(ref string) (objectInfo, error) {
+	ctx, cancel := objectCall(context.Background())
+	defer cancel()
+	b, key, err := objectBucketOf(ctx, ref)
+	if err != nil {
+		return objectInfo{}, err
+	}
+	a, err := b.Attributes(ctx, key)
+	if err != nil {
+		return objectInfo{}, objectError(ref, err)
+	}
+	return objectInfo{name: path.Base(key), size: a.Size, mtime: a.ModTime, etag: a.ETag}, nil
+}
+
+// statPath is os.Stat for files and a stat request for objects.
+func statPath(p string) (fs.FileInfo, error) {
+	if isObjectPath(p) {
+		return statObject(p)
+	}
+	return os.Stat(p)
+}
+
+// sameFile tells whether two infos are the same file. An object has no
+// identity beyond its name: a live single-file log on a store is rewritten
+// whole at each flush, each version continuing the last, so a new version
+// is the same log (a shorter one is caught as shrunk).
+func sameFile(a, b fs.FileInfo) bool {
+	if _, ok := a.(objectInfo); ok {
+		return true
+	}
+	return os.SameFile(a, b)
+}
+
+// openObject streams an object from offset at with one ranged read: the
+// object is never held in memory, and the codec decodes it as it arrives.
+func openObject(ref string, at int64) (io.ReadCloser, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	octx, ocancel := objectCall(ctx)
+	defer ocancel()
+	b, key, err := objectBucketOf(octx, ref)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	// The read outlives the opening call's deadline, so it gets its own
+	// context, cancelled by Close.
+	r, err := b.NewRangeReader(ctx, key, at, -1, nil)
+	if err != nil {
+		cancel()
+		return nil, objectError(ref, err)
+	}
+	return &objectReader{r: r, cancel: cancel}, nil
+}
+
+type objectReader struct {
+	r      *blob.Reader
+	cancel context.CancelFunc
+}
+
+func (o *objectReader) Read(p []byte) (int, error) { return o.r.Read(p) }
+
+func (o *objectReader) Close() error {
+	err := o.r.Close()
+	o.cancel()
+	return err
+}
+
+// objectReadAhead is how much one ranged read of a zip archive fetches:
+// archive/zip reads members in small pieces, each of which would
+// otherwise be a request of its own.
+const objectReadAhead = 1 << 20
+
+// objectReaderAt reads an object at random offsets, for zip archives,
+// through a read-ahead window.
+type objectReaderAt struct {
+	mu   sync.Mutex // members of one archive may be read at once
+	ref  string
+	size int64
+	win  []byte
+	off  int64
+}
+
+func (o *objectReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	n := 0
+	for n < len(p) {
+		at := off + int64(n)
+		if at >= o.size {
+			return n, io.EOF
+		}
+		if at < o.off || at >= o.off+int64(len(o.win)) {
+			if err := o.fill(at, len(p)-n); err != nil {
+				return n, err
+			}
+		}
+		n += copy(p[n:], o.win[at-o.off:])
+	}
+	return n, nil
+}
+
+func (o *objectReaderAt) fill(at int64, want int) error {
+	length := min(max(int64(want), objectReadAhead), o.size-at)
+	ctx, cancel := objectCall(context.Background())
+	defer cancel()
+	b, key, err := objectBucketOf(ctx, o.ref)
+	if err != nil {
+		return err
+	}
+	r, err := b.NewRangeReader(ctx, key, at, length, nil)
+	if err != nil {
+		return objectError(o.ref, err)
+	}
+	defer r.Close()
+	buf := make([]byte, length)
+	if _, err := io.ReadFull(r, buf); err != nil {
+		return objectError(o.ref, err)
+	}
+	o.win, o.off = buf, at
+	return nil
+}

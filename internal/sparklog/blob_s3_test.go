@@ -1,0 +1,141 @@
+package sparklog
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sparkglance/sparkglance/internal/testkit"
+	"github.com/sparkglance/sparkglance/internal/testkit/objstoretest"
+)
+
+// readDigest reads a log and sums up everything a consumer sees: every
+// event (as JSON) with its position, every problem, and the stats, with
+// the log's location replaced by a placeholder so that a copy elsewhere
+// reads the same.
+func readDigest(t *testing.T, l Log, root string) string {
+	t.Helper()
+	h := sha256.New()
+	var problems []string
+	strip := func(s string) string { return strings.ReplaceAll(s, root, "<root>") }
+	st, err := Read(l, HandlerFuncs{
+		OnEvent: func(pos Position, ev Event) error {
+			b, err := json.Marshal(ev)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(h, "%s:%d:%d %s\n", strip(pos.File), pos.Line, pos.Offset, b)
+			return nil
+		},
+		OnProblem: func(p Problem) { problems = append(problems, strip(p.String())) },
+	}, Options{})
+	if err != nil {
+		t.Fatalf("%s: %v", l.Key, err)
+	}
+	return fmt.Sprintf("key=%s layout=%s files=%d live=%v events=%d lines=%d in=%d out=%d finished=%v digest=%x problems=%q",
+		strip(l.Key), l.Layout, len(l.Files), l.InProgress, st.Events, st.Lines, st.BytesIn, st.BytesOut, st.Finished, h.Sum(nil), problems)
+}
+
+// A sample of the shared logs, uploaded to S3 as they lie on disk, is
+// discovered and read exactly as from disk: compressed single files, a
+// rolling directory, a Databricks directory, a zip, a directory with
+// several attempts. The whole tree is compared by the e2e test
+// TestS3ReadsEverySharedLogAsOnDisk.
+func TestS3ReadsSharedLayoutsAsOnDisk(t *testing.T) {
+	root := testkit.Events(t)
+	extra := func(p string) string { return filepath.Join(root, "extra", p) }
+	compareS3Tree(t, root, []string{
+		extra("spark-rapids-tools/spark-events-qualification/eventlog_v2_local-1623876083964"),
+		extra("spark-rapids-tools/spark-events-qualification/db_sim_eventlog"),
+		extra("spark-rapids-tools/spark-events-qualification/multiple_attempts"),
+		extra("spark-rapids-tools/spark-events-profiling"),
+		extra("sparklint/src/test/resources/history_source"),
+		extra("apache-spark/deleted-2019"),
+	}, 12)
+	s3 := objstoretest.StartS3(t)
+	data, err := os.ReadFile(testkit.Events(t, "local-1422981780767"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s3.Put(t, "spark-events/local-1422981780767", data)
+	// A single object is one log, as a single file is.
+	one, err := DiscoverGiven(s3.URL("spark-events/local-1422981780767"))
+	if err != nil || len(one) != 1 || one[0].Key != s3.Ref("spark-events/local-1422981780767") {
+		t.Fatalf("single object: %+v, %v", one, err)
+	}
+}
+
+// compareS3Tree uploads root and compares, for each of dirs, the logs
+// found and read on disk and on S3; at least minLogs must be compared.
+func compareS3Tree(t *testing.T, root string, dirs []string, minLogs int) {
+	t.Helper()
+	s3 := objstoretest.StartS3(t)
+	s3.UploadDir(t, root, "spark-events")
+	logs := 0
+	for _, dir := range dirs {
+		rel, _ := filepath.Rel(root, dir)
+		prefix := "spark-events"
+		if rel != "." {
+			prefix += "/" + filepath.ToSlash(rel)
+		}
+		local, err := Discover(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		remote, err := DiscoverGiven(s3.URL(prefix))
+		if err != nil {
+			t.Fatalf("%s: %v", prefix, err)
+		}
+		if len(local) != len(remote) {
+			t.Errorf("%s: %d logs on disk, %d on S3", rel, len(local), len(remote))
+			continue
+		}
+		for i := range local {
+			want := readDigest(t, local[i], dir)
+			got := readDigest(t, remote[i], s3.Ref(prefix))
+			if got != want {
+				t.Errorf("%s: S3 reads\n%s\nwant (disk)\n%s", rel, got, want)
+			}
+			logs++
+		}
+	}
+	if logs < minLogs {
+		t.Errorf("only %d logs compared, want at least %d", logs, minLogs)
+	}
+}
+
+// Reading a big object streams it: the bytes read in one Poll are those of
+// the object once, in ranged reads, not a copy of it held first.
+func TestS3ReadCountsRequests(t *testing.T) {
+	s3 := objstoretest.StartS3(t)
+	data, err := os.ReadFile(testkit.Events(t, "local-1422981780767"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s3.Put(t, "logs/app-1", data)
+	before := requestCount(ObjectOpGet, ObjectResultOK)
+	logs, err := DiscoverGiven(s3.URL("logs"))
+	if err != nil || len(logs) != 1 {
+		t.Fatalf("%v %v", logs, err)
+	}
+	st, err := Read(logs[0], HandlerFuncs{}, Options{})
+	if err != nil || st.BytesIn != int64(len(data)) || !st.Finished {
+		t.Fatalf("stats %+v, %v", st, err)
+	}
+	if got := requestCount(ObjectOpGet, ObjectResultOK) - before; got != 1 {
+		t.Errorf("%d get requests for one finished object, want 1", got)
+	}
+}
+
+func requestCount(op, result string) int64 {
+	for _, c := range ObjectRequests() {
+		if c.Op == op && c.Result == result {
+			return c.Count
+		}
+	}
+	return 0
+}
