@@ -47,7 +47,7 @@ func (w *Watcher) selfMetrics(tracked []*trackedApp) []prometheus.Metric {
 	for reason, n := range errs {
 		out = append(out, prometheus.MustNewConstMetric(selfErrors.Desc(), counter, n, reason))
 	}
-	return out
+	return append(out, objectRequestMetrics()...)
 }
 
 // latestAttempts keeps, per application id, the view of the attempt that

@@ -43,6 +43,13 @@ type Config struct {
 	// FollowExternalLinks reads symbolic links in a watched directory that
 	// lead outside it; off, each is counted as an external-link error.
 	FollowExternalLinks bool
+	// ScanInterval is how often an object-store location (s3://, gs://,
+	// abfss://…) is listed and its live logs looked at: stores send no
+	// notifications, and each look is a billed request.
+	ScanInterval time.Duration
+	// ObjectRequestsPerScan bounds the listing requests of one scan of an
+	// object-store location; a longer listing goes on at the next scan.
+	ObjectRequestsPerScan int
 }
 
 // DefaultConfig returns the documented defaults and no directory.
@@ -57,6 +64,9 @@ func DefaultConfig() Config {
 		SliceTime:       50 * time.Millisecond,
 		Analysis:        analysis.DefaultConfig(),
 		SQLMaxOperators: 20,
+
+		ScanInterval:          30 * time.Second,
+		ObjectRequestsPerScan: 100,
 	}
 }
 
@@ -76,6 +86,12 @@ func (c Config) validate() error {
 	}
 	if c.SettleTimeout <= 0 {
 		errs = append(errs, fmt.Errorf("--eventlog.settle-timeout %v must be positive", c.SettleTimeout))
+	}
+	if c.ScanInterval <= 0 {
+		errs = append(errs, fmt.Errorf("--eventlog.scan-interval %v must be positive", c.ScanInterval))
+	}
+	if c.ObjectRequestsPerScan <= 0 {
+		errs = append(errs, fmt.Errorf("--eventlog.object-requests-per-scan %d must be positive", c.ObjectRequestsPerScan))
 	}
 	if c.SQLMaxOperators <= 0 {
 		errs = append(errs, fmt.Errorf("--sql.max-operators %d must be positive", c.SQLMaxOperators))
@@ -100,6 +116,10 @@ func declareFlags(g exporter.FlagGroup, c *Config) {
 		Default(d.SettleTimeout.String()).DurationVar(&c.SettleTimeout)
 	g.Flag("eventlog.follow-external-links", "Read symbolic links in a watched directory that lead outside it (off: such links are skipped and counted as errors).").
 		Default("false").BoolVar(&c.FollowExternalLinks)
+	g.Flag("eventlog.scan-interval", "How often an object-store --eventlog.dir (s3://, gs://, abfss://…) is listed and its live logs looked at; each look is a request the store bills.").
+		Default(d.ScanInterval.String()).DurationVar(&c.ScanInterval)
+	g.Flag("eventlog.object-requests-per-scan", "Most listing requests (of up to 1000 keys each) one scan of an object-store --eventlog.dir sends; a longer listing goes on at the next scan.").
+		Default(fmt.Sprint(d.ObjectRequestsPerScan)).IntVar(&c.ObjectRequestsPerScan)
 	g.Flag("sql.max-operators", "Operator names kept per application in spark_sql_operator_* (by time; the rest are summed as \"other\").").
 		Default(fmt.Sprint(d.SQLMaxOperators)).IntVar(&c.SQLMaxOperators)
 	RegisterFindingFlags(g, &c.Analysis)

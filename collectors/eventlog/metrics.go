@@ -63,6 +63,7 @@ var (
 	selfErrors            = of(sm.EventlogErrors)
 	selfSkipped           = of(sm.EventlogSkipped)
 	selfLag               = of(sm.EventlogLag)
+	selfObjectRequests    = of(sm.EventlogObjectRequests)
 )
 
 // Metrics lists every metric of the event-log collector in documentation
@@ -77,6 +78,6 @@ func metricTable() []*Metric {
 		execCores, execActiveTasks, execTaskTime, execSpill, execIntervalSpill, execSettledSpill,
 		execShuffleRead, execShuffleWrite, execInput, execOutput,
 		sqlExecutions, sqlDuration, sqlOpTime, sqlOpSpill, sqlOpPeakMemory,
-		selfApps, selfBytes, selfEvents, selfErrors, selfSkipped, selfLag,
+		selfApps, selfBytes, selfEvents, selfErrors, selfSkipped, selfLag, selfObjectRequests,
 	}
 }

@@ -31,7 +31,7 @@ func Sections() []Section {
 			ExecutorShuffleReadBytes, ExecutorShuffleWriteBytes, ExecutorInputBytes, ExecutorOutputBytes,
 		}},
 		{Collector: CollectorEventlog, Title: "Event-log reading (collector `eventlog`)", Metrics: []*Metric{
-			EventlogApps, EventlogBytesRead, EventlogEvents, EventlogErrors, EventlogSkipped, EventlogLag,
+			EventlogApps, EventlogBytesRead, EventlogEvents, EventlogErrors, EventlogSkipped, EventlogObjectRequests, EventlogLag,
 		}},
 		{Collector: CollectorSpark, Title: "Spark REST API and metrics system (collector `spark`)", Metrics: append(Shared(),
 			AppRunning, ExecutorMaxTasks, ExecutorCompletedTasks, ExecutorFailedTasks,

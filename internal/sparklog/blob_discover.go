@@ -71,7 +71,7 @@ func discoverObject(location string, opts DiscoverOptions) ([]Log, error) {
 				return discoverZip(canon)
 			}
 			l := singleFileLog(canon)
-			l.Files[0].ModTime = a.ModTime
+			l.Files[0].ModTime, l.Files[0].Size = a.ModTime, a.Size
 			return []Log{l}, nil
 		case gcerrors.Code(err) != gcerrors.NotFound:
 			return nil, objectError(canon, err)
@@ -165,7 +165,7 @@ func objectLogs(dir, base string, entries map[string]objectEntry) []Log {
 		for i := range l.Files {
 			name := l.Files[i].Path
 			l.Files[i].Path = dir + "/" + name
-			l.Files[i].ModTime = top[name].mtime
+			l.Files[i].ModTime, l.Files[i].Size = top[name].mtime, top[name].size
 		}
 		return []Log{l}
 	}
@@ -185,7 +185,7 @@ func objectLogs(dir, base string, entries map[string]objectEntry) []Log {
 			logs = append(logs, zl...)
 		default:
 			l := singleFileLog(ref)
-			l.Files[0].ModTime = e.mtime
+			l.Files[0].ModTime, l.Files[0].Size = e.mtime, e.size
 			logs = append(logs, l)
 		}
 	}
@@ -201,15 +201,16 @@ func objectLogs(dir, base string, entries map[string]objectEntry) []Log {
 // objectRolling lays out a rolling log's parts, named relative to dir.
 func objectRolling(dir string, parts []objectEntry) Log {
 	names := make([]string, 0, len(parts))
-	mtimes := map[string]time.Time{}
+	byName := map[string]objectEntry{}
 	for _, p := range parts {
 		names = append(names, p.key)
-		mtimes[p.key] = p.mtime
+		byName[p.key] = p
 	}
 	sort.Strings(names)
 	files, inProgress, problems := layoutRolling(dir, names)
 	for i := range files {
-		files[i].ModTime = mtimes[files[i].Path]
+		e := byName[files[i].Path]
+		files[i].ModTime, files[i].Size = e.mtime, e.size
 		files[i].Path = dir + "/" + files[i].Path
 	}
 	return Log{Key: dir, Path: dir, Layout: LayoutRolling, Files: files, InProgress: inProgress, Problems: problems}

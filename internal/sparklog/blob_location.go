@@ -36,6 +36,9 @@ type objectLocation struct {
 	// open is the gocloud URL that opens the bucket, with its options.
 	open string
 	key  string // the object key or prefix, without a leading slash
+	// options: the URL carried query options. Without, a location means
+	// its bucket as first opened (canonical paths carry none).
+	options bool
 }
 
 // ref names the object key of this location's bucket.
@@ -83,7 +86,7 @@ func parseObjectLocation(location string) (objectLocation, error) {
 	if u.Host == "" {
 		return objectLocation{}, fmt.Errorf("%s: no bucket or container named (want %s://<bucket>/<prefix>)", location, scheme)
 	}
-	loc := objectLocation{base: scheme + "://" + u.Host, key: strings.TrimPrefix(u.Path, "/")}
+	loc := objectLocation{base: scheme + "://" + u.Host, key: strings.TrimPrefix(u.Path, "/"), options: u.RawQuery != ""}
 	q := u.Query()
 	bucket := u.Host
 	if driver == "azblob" && scheme != "azblob" {

@@ -2,11 +2,14 @@ package sparklog
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"net/http"
 	"os"
 	"path"
+	"strings"
 	"sync"
 	"time"
 
@@ -34,6 +37,9 @@ func (o objectInfo) Sys() any           { return nil }
 // fs.ErrNotExist or fs.ErrPermission where it means that, so the follower's
 // handling of renamed and vanished files applies to objects too.
 func objectError(ref string, err error) error {
+	if isThrottled(err) {
+		return fmt.Errorf("%s: %w even after the SDK's backed-off retries: %w", ref, ErrThrottled, err)
+	}
 	switch gcerrors.Code(err) {
 	case gcerrors.NotFound:
 		return fmt.Errorf("%s: %w: %w", ref, fs.ErrNotExist, err)
@@ -56,6 +62,40 @@ func objectBucketOf(ctx context.Context, ref string) (*blob.Bucket, string, erro
 	return b, key, nil
 }
 
+// ErrThrottled marks a request the store kept refusing as too many (HTTP
+// 429, 503 SlowDown) through the SDK's retries: a reason to wait for the
+// next scan, not a fault of the location.
+var ErrThrottled = errors.New("the object store is throttling requests")
+
+// isThrottled tells the store's "slow down" answers: gocloud's codes where
+// its driver maps them, else the HTTP status or the S3 error code.
+func isThrottled(err error) bool {
+	switch gcerrors.Code(err) {
+	case gcerrors.ResourceExhausted:
+		return true
+	}
+	if c := httpStatus(err); c == http.StatusTooManyRequests || c == http.StatusServiceUnavailable {
+		return true
+	}
+	var api interface{ ErrorCode() string }
+	if errors.As(err, &api) {
+		switch api.ErrorCode() {
+		case "SlowDown", "Throttling", "ThrottlingException", "TooManyRequests", "RequestLimitExceeded", "ServerBusy":
+			return true
+		}
+	}
+	return false
+}
+
+// httpStatus is the HTTP status an SDK error carries, 0 if none.
+func httpStatus(err error) int {
+	var status interface{ HTTPStatusCode() int }
+	if errors.As(err, &status) {
+		return status.HTTPStatusCode()
+	}
+	return 0
+}
+
 // statObject is one stat request.
 func statObject(ref string) (objectInfo, error) {
 	ctx, cancel := objectCall(context.Background())
@@ -66,10 +106,18 @@ func statObject(ref string) (objectInfo, error) {
 	}
 	a, err := b.Attributes(ctx, key)
 	if err != nil {
+		statSizes.Delete(ref)
 		return objectInfo{}, objectError(ref, err)
 	}
+	statSizes.Store(ref, a.Size)
 	return objectInfo{name: path.Base(key), size: a.Size, mtime: a.ModTime, etag: a.ETag}, nil
 }
+
+// statSizes holds each object's size as last stat'ed. A follower stats a
+// file right before reading it; a read from that size on would find
+// nothing, so it is not sent (a part that was the live one is looked at
+// once more when it becomes final).
+var statSizes sync.Map // ref → int64
 
 // statPath is os.Stat for files and a stat request for objects.
 func statPath(p string) (fs.FileInfo, error) {
@@ -93,6 +141,9 @@ func sameFile(a, b fs.FileInfo) bool {
 // openObject streams an object from offset at with one ranged read: the
 // object is never held in memory, and the codec decodes it as it arrives.
 func openObject(ref string, at int64) (io.ReadCloser, error) {
+	if size, ok := statSizes.LoadAndDelete(ref); ok && at > 0 && at >= size.(int64) {
+		return io.NopCloser(strings.NewReader("")), nil
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	octx, ocancel := objectCall(ctx)
 	defer ocancel()
@@ -106,6 +157,11 @@ func openObject(ref string, at int64) (io.ReadCloser, error) {
 	r, err := b.NewRangeReader(ctx, key, at, -1, nil)
 	if err != nil {
 		cancel()
+		if at > 0 && httpStatus(err) == http.StatusRequestedRangeNotSatisfiable {
+			// Read to its end before: nothing new (a part that was the
+			// live one is looked at once more as final).
+			return io.NopCloser(strings.NewReader("")), nil
+		}
 		return nil, objectError(ref, err)
 	}
 	return &objectReader{r: r, cancel: cancel}, nil

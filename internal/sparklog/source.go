@@ -56,6 +56,7 @@ type LogFile struct {
 	// ModTime is the object's last modification as listed, for logs in
 	// an object store (zero for files, which are asked when needed).
 	ModTime time.Time
+	Size    int64 // the object's size as listed (objects only)
 }
 
 // Name returns the file's base name, without directories.
