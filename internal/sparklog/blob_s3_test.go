@@ -139,3 +139,58 @@ func requestCount(op, result string) int64 {
 	}
 	return 0
 }
+
+// 10,000 applications under one prefix are listed in pages of 1000 keys,
+// within a budget of requests per scan; a smaller budget goes on where it
+// stopped at the next scan, never losing applications found before.
+func TestS3ListsTenThousandAppsWithinBudget(t *testing.T) {
+	s3 := objstoretest.StartS3(t)
+	const apps = 10000
+	for i := range apps {
+		s3.Put(t, fmt.Sprintf("many/application_1700000000000_%05d", i), []byte("{}\n"))
+	}
+	s3.Put(t, "many/eventlog_v2_app-1/appstatus_app-1.inprogress", nil)
+	s3.Put(t, "many/eventlog_v2_app-1/events_1_app-1", []byte("{}\n"))
+	s3.Put(t, "many/unrelated/deeper/file", []byte("x"))
+	loc := s3.URL("many")
+
+	var state ObjectListing
+	logs, err := DiscoverWith(loc, DiscoverOptions{MaxObjectRequests: 20, ObjectListing: &state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(logs) != apps+1 || !state.Complete || state.Requests > 11 {
+		t.Fatalf("%d logs in %d requests (complete %v), want %d in at most 11", len(logs), state.Requests, state.Complete, apps+1)
+	}
+	if logs[apps].Layout != LayoutRolling || !logs[apps].InProgress || len(logs[apps].Files) != 1 {
+		t.Errorf("rolling log among them: %+v", logs[apps])
+	}
+
+	// A budget of 3 requests: 3000 keys per scan, the previous pass's logs
+	// standing meanwhile.
+	var small ObjectListing
+	seen := 0
+	for scan := 1; scan <= 4; scan++ {
+		logs, err := DiscoverWith(loc, DiscoverOptions{MaxObjectRequests: 3, ObjectListing: &small})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(logs) < seen {
+			t.Fatalf("scan %d: %d logs, fewer than the %d of the scan before", scan, len(logs), seen)
+		}
+		seen = len(logs)
+		if small.Requests > 3 {
+			t.Fatalf("scan %d sent %d listing requests, budget 3", scan, small.Requests)
+		}
+		if want := scan < 4; small.Complete == want {
+			t.Fatalf("scan %d: complete %v", scan, small.Complete)
+		}
+	}
+	if seen != apps+1 {
+		t.Errorf("after a whole pass: %d logs, want %d", seen, apps+1)
+	}
+	logs, err = DiscoverWith(loc, DiscoverOptions{MaxObjectRequests: 3, ObjectListing: &small})
+	if err != nil || len(logs) != apps+1 {
+		t.Errorf("a new pass under way: %d logs (%v), want the last whole pass's %d", len(logs), err, apps+1)
+	}
+}
