@@ -16,7 +16,7 @@ func TestAnalyzeS3SameAsLocalDisk(t *testing.T) {
 	root := testkit.Events(t)
 	rolling := filepath.Join(root, "extra/spark-rapids-tools/spark-events-qualification/eventlog_v2_local-1623876083964")
 	s3 := objstoretest.StartS3(t)
-	s3.UploadDir(t, root, "spark-events")
+	objstoretest.UploadDir(t, s3, root, "spark-events")
 	for _, tc := range []struct{ local, prefix, scheme string }{
 		{root, "spark-events", "s3"},
 		{rolling, "spark-events/extra/spark-rapids-tools/spark-events-qualification/eventlog_v2_local-1623876083964", "s3a"},

@@ -130,7 +130,7 @@ func TestS3DeniedThenThrottledMidFollow(t *testing.T) {
 		objectRequests(sparklog.ObjectOpGet, sparklog.ObjectResultThrottled)
 	s3.Throttle(2)
 	write(1)
-	waitFor(t, 20*time.Second, "the throttled requests are retried", func() bool { return s3.Throttled.Load() >= 2 })
+	waitFor(t, 20*time.Second, "the throttled requests are retried", func() bool { return s3.ThrottledCount() >= 2 })
 	for range 3 {
 		waitScans(t, w, 1)
 		if _, err := w.Families(t.Context()); err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sparkglance/sparkglance/internal/testkit"
+	"github.com/sparkglance/sparkglance/internal/testkit/objstoretest"
 )
 
 // Every shared log (the 18 of spark-events and every compressed, rolling,
@@ -26,5 +27,21 @@ func TestS3ReadsEverySharedLogAsOnDisk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	compareS3Tree(t, root, dirs, 40)
+	compareStoreTree(t, objstoretest.StartS3(t), root, dirs, 40)
+}
+
+// The same for Google Cloud Storage.
+func TestGCSReadsEverySharedLogAsOnDisk(t *testing.T) {
+	root := testkit.Events(t)
+	var dirs []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			dirs = append(dirs, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareStoreTree(t, objstoretest.StartGCS(t), root, dirs, 40)
 }

@@ -47,15 +47,7 @@ func readDigest(t *testing.T, l Log, root string) string {
 // TestS3ReadsEverySharedLogAsOnDisk.
 func TestS3ReadsSharedLayoutsAsOnDisk(t *testing.T) {
 	root := testkit.Events(t)
-	extra := func(p string) string { return filepath.Join(root, "extra", p) }
-	compareS3Tree(t, root, []string{
-		extra("spark-rapids-tools/spark-events-qualification/eventlog_v2_local-1623876083964"),
-		extra("spark-rapids-tools/spark-events-qualification/db_sim_eventlog"),
-		extra("spark-rapids-tools/spark-events-qualification/multiple_attempts"),
-		extra("spark-rapids-tools/spark-events-profiling"),
-		extra("sparklint/src/test/resources/history_source"),
-		extra("apache-spark/deleted-2019"),
-	}, 12)
+	compareStoreTree(t, objstoretest.StartS3(t), root, sampleDirs(root), 12)
 	s3 := objstoretest.StartS3(t)
 	data, err := os.ReadFile(testkit.Events(t, "local-1422981780767"))
 	if err != nil {
@@ -69,12 +61,32 @@ func TestS3ReadsSharedLayoutsAsOnDisk(t *testing.T) {
 	}
 }
 
-// compareS3Tree uploads root and compares, for each of dirs, the logs
-// found and read on disk and on S3; at least minLogs must be compared.
-func compareS3Tree(t *testing.T, root string, dirs []string, minLogs int) {
+// The same sample read from Google Cloud Storage (fake-gcs-server through
+// the real GCS client).
+func TestGCSReadsSharedLayoutsAsOnDisk(t *testing.T) {
+	root := testkit.Events(t)
+	compareStoreTree(t, objstoretest.StartGCS(t), root, sampleDirs(root), 12)
+}
+
+// sampleDirs are directories of the shared logs with every layout.
+func sampleDirs(root string) []string {
+	extra := func(p string) string { return filepath.Join(root, "extra", p) }
+	return []string{
+		extra("spark-rapids-tools/spark-events-qualification/eventlog_v2_local-1623876083964"),
+		extra("spark-rapids-tools/spark-events-qualification/db_sim_eventlog"),
+		extra("spark-rapids-tools/spark-events-qualification/multiple_attempts"),
+		extra("spark-rapids-tools/spark-events-profiling"),
+		extra("sparklint/src/test/resources/history_source"),
+		extra("apache-spark/deleted-2019"),
+	}
+}
+
+// compareStoreTree uploads root to store and compares, for each of dirs,
+// the logs found and read on disk and in the store; at least minLogs must
+// be compared.
+func compareStoreTree(t *testing.T, store objstoretest.Store, root string, dirs []string, minLogs int) {
 	t.Helper()
-	s3 := objstoretest.StartS3(t)
-	s3.UploadDir(t, root, "spark-events")
+	objstoretest.UploadDir(t, store, root, "spark-events")
 	logs := 0
 	for _, dir := range dirs {
 		rel, _ := filepath.Rel(root, dir)
@@ -86,7 +98,7 @@ func compareS3Tree(t *testing.T, root string, dirs []string, minLogs int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		remote, err := DiscoverGiven(s3.URL(prefix))
+		remote, err := DiscoverGiven(store.URL(prefix))
 		if err != nil {
 			t.Fatalf("%s: %v", prefix, err)
 		}
@@ -96,9 +108,9 @@ func compareS3Tree(t *testing.T, root string, dirs []string, minLogs int) {
 		}
 		for i := range local {
 			want := readDigest(t, local[i], dir)
-			got := readDigest(t, remote[i], s3.Ref(prefix))
+			got := readDigest(t, remote[i], store.Ref(prefix))
 			if got != want {
-				t.Errorf("%s: S3 reads\n%s\nwant (disk)\n%s", rel, got, want)
+				t.Errorf("%s: the store reads\n%s\nwant (disk)\n%s", rel, got, want)
 			}
 			logs++
 		}

@@ -26,20 +26,93 @@ import (
 // buckets it opened for the life of the process, by name.
 var bucketSeq atomic.Int64
 
+// Store is what the tests of every store use: objects put and deleted
+// behind the code's back, and the location a user would give.
+type Store interface {
+	// URL is the location of prefix as a user gives it.
+	URL(prefix string) string
+	// Ref is how sparklog names key (canonical form).
+	Ref(key string) string
+	Put(t testing.TB, key string, data []byte)
+	Delete(t testing.TB, key string)
+	// Throttle answers the next n requests 503, Deny every one 403.
+	Throttle(n int)
+	Deny(on bool)
+	// ThrottledCount is the number of requests answered 503 so far.
+	ThrottledCount() int64
+}
+
+// faults is the proxy in front of a test store: it answers some requests
+// as a throttled or forbidding store does, and passes the rest on.
+type faults struct {
+	mu sync.Mutex
+	// throttle makes the proxy answer 503 (S3's SlowDown) to the next
+	// requests it gets, as a store does when a prefix gets too many.
+	throttle int
+	// deny makes every request answered 403.
+	deny      bool
+	throttled atomic.Int64
+	denyBody  string
+	slowBody  string
+}
+
+// front starts the proxy to target on loopback.
+func (f *faults) front(t testing.TB, target string) string {
+	t.Helper()
+	u, err := url.Parse(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(u)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if code, body := f.fault(); code != 0 {
+			w.WriteHeader(code)
+			fmt.Fprint(w, body)
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func (f *faults) fault() (int, string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch {
+	case f.deny:
+		return http.StatusForbidden, f.denyBody
+	case f.throttle > 0:
+		f.throttle--
+		f.throttled.Add(1)
+		return http.StatusServiceUnavailable, f.slowBody
+	}
+	return 0, ""
+}
+
+// Throttle answers the next n requests 503.
+func (f *faults) Throttle(n int) {
+	f.mu.Lock()
+	f.throttle = n
+	f.mu.Unlock()
+}
+
+// Deny answers every request 403 while on.
+func (f *faults) Deny(on bool) {
+	f.mu.Lock()
+	f.deny = on
+	f.mu.Unlock()
+}
+
+// ThrottledCount is the number of requests answered 503 so far.
+func (f *faults) ThrottledCount() int64 { return f.throttled.Load() }
+
 // S3 is an in-process S3 server on 127.0.0.1.
 type S3 struct {
+	faults
 	Backend  *s3mem.Backend
-	Endpoint string // http://127.0.0.1:port, possibly the throttling proxy
+	Endpoint string // http://127.0.0.1:port: the fault proxy
 	Bucket   string
-
-	mu sync.Mutex
-	// throttle makes the proxy answer 503 SlowDown to the next requests
-	// it gets, as S3 does when a prefix gets too many.
-	throttle int
-	// deny makes every request answered 403 AccessDenied.
-	deny bool
-	// Throttled counts the requests answered SlowDown.
-	Throttled atomic.Int64
 }
 
 // StartS3 starts a server with one empty bucket, behind a proxy that can
@@ -54,22 +127,9 @@ func StartS3(t testing.TB) *S3 {
 	}
 	fake := httptest.NewServer(gofakes3.New(s.Backend).Server())
 	t.Cleanup(fake.Close)
-	target, err := url.Parse(fake.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := httputil.NewSingleHostReverseProxy(target)
-	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if code, body := s.fault(); code != 0 {
-			w.Header().Set("Content-Type", "application/xml")
-			w.WriteHeader(code)
-			fmt.Fprint(w, body)
-			return
-		}
-		proxy.ServeHTTP(w, r)
-	}))
-	t.Cleanup(front.Close)
-	s.Endpoint = front.URL
+	s.denyBody = `<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>`
+	s.slowBody = `<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>`
+	s.Endpoint = s.front(t, fake.URL)
 	t.Setenv("AWS_ACCESS_KEY_ID", "sparkglance-test")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "sparkglance-test-secret")
 	t.Setenv("AWS_REGION", "us-east-1")
@@ -77,34 +137,6 @@ func StartS3(t testing.TB) *S3 {
 	t.Setenv("AWS_CONFIG_FILE", filepath.Join(t.TempDir(), "none"))
 	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(t.TempDir(), "none"))
 	return s
-}
-
-func (s *S3) fault() (int, string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	switch {
-	case s.deny:
-		return http.StatusForbidden, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>`
-	case s.throttle > 0:
-		s.throttle--
-		s.Throttled.Add(1)
-		return http.StatusServiceUnavailable, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>`
-	}
-	return 0, ""
-}
-
-// Throttle answers the next n requests 503 SlowDown.
-func (s *S3) Throttle(n int) {
-	s.mu.Lock()
-	s.throttle = n
-	s.mu.Unlock()
-}
-
-// Deny answers every request 403 AccessDenied while on.
-func (s *S3) Deny(on bool) {
-	s.mu.Lock()
-	s.deny = on
-	s.mu.Unlock()
 }
 
 // URL is the location of prefix in the test bucket, as a user would give
@@ -139,7 +171,7 @@ func (s *S3) Delete(t testing.TB, key string) {
 }
 
 // UploadDir copies every regular file under dir to prefix/<relative path>.
-func (s *S3) UploadDir(t testing.TB, dir, prefix string) {
+func UploadDir(t testing.TB, s Store, dir, prefix string) {
 	t.Helper()
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || !d.Type().IsRegular() {
