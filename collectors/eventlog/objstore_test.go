@@ -27,7 +27,7 @@ func objectRequests(op, result string) int64 {
 // application there as Spark's rolling writer does on an object store:
 // the appstatus marker, then each events part once it is complete. It
 // returns the watcher, the parts and a function that writes part i.
-func s3LiveApp(t *testing.T, appID string) (*objstoretest.S3, *Watcher, [][]byte, func(i int), string) {
+func s3LiveApp(t *testing.T, s3 objstoretest.Store, appID string) (*Watcher, [][]byte, func(i int), string) {
 	t.Helper()
 	src := t.TempDir()
 	data, err := os.ReadFile(writeSimulatedLog(t, src, appID, false))
@@ -38,7 +38,6 @@ func s3LiveApp(t *testing.T, appID string) (*objstoretest.S3, *Watcher, [][]byte
 	third := len(lines) / 3
 	parts := [][]byte{bytes.Join(lines[:third], nil), bytes.Join(lines[third:2*third], nil), bytes.Join(lines[2*third:], nil)}
 
-	s3 := objstoretest.StartS3(t)
 	cfg := testConfig(s3.URL("spark-events"))
 	cfg.ScanInterval = 100 * time.Millisecond
 	w := startWatcher(t, cfg)
@@ -48,7 +47,7 @@ func s3LiveApp(t *testing.T, appID string) (*objstoretest.S3, *Watcher, [][]byte
 	write := func(i int) {
 		s3.Put(t, dir+"/events_"+string(rune('1'+i))+"_"+appID, parts[i])
 	}
-	return s3, w, parts, write, filepath.Join(src, appID)
+	return w, parts, write, filepath.Join(src, appID)
 }
 
 // A live application on S3, written part by part as Spark's rolling event
@@ -56,9 +55,18 @@ func s3LiveApp(t *testing.T, appID string) (*objstoretest.S3, *Watcher, [][]byte
 // is downloaded once, and the finished application has the figures of an
 // analysis of the whole log.
 func TestS3LiveRollingLogFollowedPartByPart(t *testing.T) {
+	testLiveRollingLogFollowedPartByPart(t, objstoretest.StartS3(t))
+}
+
+// The same on Google Cloud Storage.
+func TestGCSLiveRollingLogFollowedPartByPart(t *testing.T) {
+	testLiveRollingLogFollowedPartByPart(t, objstoretest.StartGCS(t))
+}
+
+func testLiveRollingLogFollowedPartByPart(t *testing.T, s3 objstoretest.Store) {
 	const appID = "app-20261202080000-0001"
 	gets := objectRequests(sparklog.ObjectOpGet, sparklog.ObjectResultOK)
-	s3, w, parts, write, whole := s3LiveApp(t, appID)
+	w, parts, write, whole := s3LiveApp(t, s3, appID)
 	events := func() float64 {
 		v, _ := series(gather(t, w), "sparkglance_eventlog_events_total", nil)
 		return v
@@ -100,8 +108,17 @@ func TestS3LiveRollingLogFollowedPartByPart(t *testing.T) {
 // following goes on. A throttled store is backed off and counted, and
 // never fails a scrape.
 func TestS3DeniedThenThrottledMidFollow(t *testing.T) {
+	testDeniedThenThrottledMidFollow(t, objstoretest.StartS3(t))
+}
+
+// The same on Google Cloud Storage.
+func TestGCSDeniedThenThrottledMidFollow(t *testing.T) {
+	testDeniedThenThrottledMidFollow(t, objstoretest.StartGCS(t))
+}
+
+func testDeniedThenThrottledMidFollow(t *testing.T, s3 objstoretest.Store) {
 	const appID = "app-20261202080000-0002"
-	s3, w, _, write, _ := s3LiveApp(t, appID)
+	w, _, write, _ := s3LiveApp(t, s3, appID)
 	write(0)
 	waitFor(t, 10*time.Second, "the application runs", func() bool {
 		v, _ := series(gather(t, w), "sparkglance_eventlog_apps", map[string]string{"state": "running"})
@@ -113,7 +130,7 @@ func TestS3DeniedThenThrottledMidFollow(t *testing.T) {
 		_, err := w.Families(t.Context())
 		return err != nil
 	})
-	if err := w.Ready(); err == nil || !strings.Contains(err.Error(), "permission denied") || !strings.Contains(err.Error(), "s3://"+s3.Bucket+"/spark-events") {
+	if err := w.Ready(); err == nil || !strings.Contains(err.Error(), "permission denied") || !strings.Contains(err.Error(), s3.Ref("spark-events")) {
 		t.Errorf("Ready while denied: %v; want the location and the reason", err)
 	}
 	if v, _ := series(gatherWith(t, w, func(error) {}), "sparkglance_eventlog_apps", map[string]string{"state": "running"}); v != 1 {

@@ -22,6 +22,7 @@ import (
 	"gocloud.dev/blob/gcsblob"
 	"gocloud.dev/blob/s3blob"
 	"gocloud.dev/gcp"
+	"google.golang.org/api/option"
 )
 
 // objectRequestTimeout bounds one call to a store (a listing page, a
@@ -146,18 +147,19 @@ func openGCS(ctx context.Context, u *url.URL, client *http.Client) (*blob.Bucket
 	if len(u.Query()) > 0 {
 		return nil, fmt.Errorf("gs:// takes no query options here (got %q); credentials come from Application Default Credentials", u.RawQuery)
 	}
-	var hc *gcp.HTTPClient
 	if os.Getenv("STORAGE_EMULATOR_HOST") != "" {
-		hc = gcp.NewAnonymousHTTPClient(client.Transport)
-	} else {
-		creds, err := gcp.DefaultCredentials(ctx)
-		if err != nil {
-			return nil, err
-		}
-		hc, err = gcp.NewHTTPClient(client.Transport, gcp.CredentialsTokenSource(creds))
-		if err != nil {
-			return nil, err
-		}
+		// gocloud gives an emulator http.DefaultClient; the client option
+		// given last wins, so requests to the emulator are counted too.
+		return gcsblob.OpenBucket(ctx, gcp.NewAnonymousHTTPClient(client.Transport), u.Host,
+			&gcsblob.Options{ClientOptions: []option.ClientOption{option.WithHTTPClient(client)}})
+	}
+	creds, err := gcp.DefaultCredentials(ctx)
+	if err != nil {
+		return nil, err
+	}
+	hc, err := gcp.NewHTTPClient(client.Transport, gcp.CredentialsTokenSource(creds))
+	if err != nil {
+		return nil, err
 	}
 	return gcsblob.OpenBucket(ctx, hc, u.Host, nil)
 }

@@ -13,8 +13,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
+	"google.golang.org/api/googleapi"
 )
 
 // objectInfo is an object's attributes as an fs.FileInfo, so that the
@@ -37,6 +39,11 @@ func (o objectInfo) Sys() any           { return nil }
 // fs.ErrNotExist or fs.ErrPermission where it means that, so the follower's
 // handling of renamed and vanished files applies to objects too.
 func objectError(ref string, err error) error {
+	if c := httpStatus(err); c == http.StatusForbidden || c == http.StatusUnauthorized {
+		// GCS answers 403 for a bucket that does not exist too, which
+		// gocloud calls NotFound: the status says more.
+		return fmt.Errorf("%s: %w (the credentials need list and get on the bucket, and the bucket must exist): %w", ref, fs.ErrPermission, err)
+	}
 	if isThrottled(err) {
 		return fmt.Errorf("%s: %w even after the SDK's backed-off retries: %w", ref, ErrThrottled, err)
 	}
@@ -89,9 +96,17 @@ func isThrottled(err error) bool {
 
 // httpStatus is the HTTP status an SDK error carries, 0 if none.
 func httpStatus(err error) int {
-	var status interface{ HTTPStatusCode() int }
+	var status interface{ HTTPStatusCode() int } // AWS
 	if errors.As(err, &status) {
 		return status.HTTPStatusCode()
+	}
+	var gerr *googleapi.Error
+	if errors.As(err, &gerr) {
+		return gerr.Code
+	}
+	var aerr *azcore.ResponseError
+	if errors.As(err, &aerr) {
+		return aerr.StatusCode
 	}
 	return 0
 }
