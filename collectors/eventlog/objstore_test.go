@@ -2,6 +2,7 @@ package eventlog
 
 import (
 	"bytes"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -160,4 +161,34 @@ func testDeniedThenThrottledMidFollow(t *testing.T, s3 objstoretest.Store) {
 	if after-throttled < 2 {
 		t.Errorf("%d throttled requests counted, want 2", after-throttled)
 	}
+}
+
+// Served through the real exporter: a bucket that does not exist makes
+// /-/ready say which location and why and the collector fail; logs in an
+// existing bucket are exported.
+func TestS3ServedReadyAndMetrics(t *testing.T) {
+	s3 := objstoretest.StartS3(t)
+	missing := strings.Replace(s3.URL("spark-events"), s3.Bucket, s3.Bucket+"-missing", 1)
+	base, w := startExporter(t, testConfig(missing))
+	waitFor(t, 10*time.Second, "the first listing", func() bool { return w.scanned.Load() })
+	status, body := getStatus(t, base+"/-/ready")
+	if status != http.StatusServiceUnavailable || !strings.Contains(body, "s3://"+s3.Bucket+"-missing/spark-events") || !strings.Contains(body, "NoSuchBucket") {
+		t.Errorf("/-/ready = %d %q, want 503 naming the location and the missing bucket", status, body)
+	}
+	if m := httpGet(t, base+"/metrics"); !strings.Contains(m, `sparkglance_scrape_collector_success{collector="eventlog"} 0`) {
+		t.Errorf("collector success is not 0 while the bucket is missing")
+	}
+
+	data, err := os.ReadFile(writeSimulatedLog(t, t.TempDir(), "app-20261202080000-0003", false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s3.Put(t, "spark-events/app-20261202080000-0003", data)
+	base, _ = startExporter(t, testConfig(s3.URL("spark-events")))
+	waitFor(t, 10*time.Second, "ready and exporting the application", func() bool {
+		status, _ := getStatus(t, base+"/-/ready")
+		m := httpGet(t, base+"/metrics")
+		return status == http.StatusOK && strings.Contains(m, `sparkglance_scrape_collector_success{collector="eventlog"} 1`) &&
+			strings.Contains(m, `app_id="app-20261202080000-0003"`) && strings.Contains(m, `sparkglance_eventlog_object_requests_total{op="get",result="ok"}`)
+	})
 }
