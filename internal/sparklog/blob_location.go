@@ -86,16 +86,23 @@ func parseObjectLocation(location string) (objectLocation, error) {
 	if u.Host == "" {
 		return objectLocation{}, fmt.Errorf("%s: no bucket or container named (want %s://<bucket>/<prefix>)", location, scheme)
 	}
-	loc := objectLocation{base: scheme + "://" + u.Host, key: strings.TrimPrefix(u.Path, "/"), options: u.RawQuery != ""}
+	authority := u.Host
+	if u.User != nil {
+		authority = u.User.Username() + "@" + u.Host
+	}
+	loc := objectLocation{base: scheme + "://" + authority, key: strings.TrimPrefix(u.Path, "/"), options: u.RawQuery != ""}
 	q := u.Query()
 	bucket := u.Host
 	if driver == "azblob" && scheme != "azblob" {
 		// Hadoop's form: container@account.dfs.core.windows.net (abfs) or
 		// container@account.blob.core.windows.net (wasb). gocloud speaks the
 		// Blob API, which the same account serves on its blob endpoint.
-		container, host, ok := strings.Cut(u.Host, "@")
-		account, domain, _ := strings.Cut(host, ".")
-		if !ok || container == "" || account == "" {
+		container := ""
+		if u.User != nil {
+			container = u.User.Username()
+		}
+		account, domain, _ := strings.Cut(u.Host, ".")
+		if container == "" || account == "" {
 			return objectLocation{}, fmt.Errorf("%s: want %s://<container>@<account>.dfs.core.windows.net/<path>", location, scheme)
 		}
 		bucket = container
