@@ -206,3 +206,56 @@ func TestS3ListsTenThousandAppsWithinBudget(t *testing.T) {
 		t.Errorf("a new pass under way: %d logs (%v), want the last whole pass's %d", len(logs), err, apps+1)
 	}
 }
+
+// A live rolling log on S3: each new part is read once as it appears, a
+// part deleted while it was the one being read is reported as missing,
+// and following goes on with the next part.
+func TestS3RollingPartDeletedMidFollow(t *testing.T) {
+	s3 := objstoretest.StartS3(t)
+	const dir = "live/eventlog_v2_app-1"
+	line := func(i int) []byte {
+		return fmt.Appendf(nil, `{"Event":"SparkListenerLogStart","Spark Version":"3.5.%d"}`+"\n", i)
+	}
+	s3.Put(t, dir+"/appstatus_app-1.inprogress", nil)
+	s3.Put(t, dir+"/events_1_app-1", line(1))
+	logs, err := DiscoverGiven(s3.URL(dir))
+	if err != nil || len(logs) != 1 || !logs[0].InProgress {
+		t.Fatalf("%+v %v", logs, err)
+	}
+	var problems []Problem
+	fo := NewFollower(logs[0], HandlerFuncs{OnProblem: func(p Problem) { problems = append(problems, p) }}, Options{})
+	poll := func(want int64) {
+		t.Helper()
+		res, err := fo.Poll()
+		if err != nil || res.Events != want {
+			t.Fatalf("poll: %d events, %v; want %d", res.Events, err, want)
+		}
+	}
+	poll(1)
+	s3.Put(t, dir+"/events_2_app-1", line(2))
+	poll(1)
+	gets := requestCount(ObjectOpGet, ObjectResultOK)
+	poll(0) // nothing new: no part is downloaded again
+	if got := requestCount(ObjectOpGet, ObjectResultOK) - gets; got != 0 {
+		t.Errorf("%d reads with nothing new", got)
+	}
+	s3.Delete(t, dir+"/events_2_app-1")
+	s3.Put(t, dir+"/events_3_app-1", line(3))
+	poll(1)
+	// As on disk: the gap in the indices and the part that vanished.
+	vanished := false
+	for _, p := range problems {
+		if p.Kind != ProblemMissingFile {
+			t.Errorf("unexpected problem %v", p)
+		}
+		vanished = vanished || strings.HasSuffix(p.File, "events_2_app-1")
+	}
+	if !vanished {
+		t.Errorf("problems %v, none names the vanished part 2", problems)
+	}
+	s3.Put(t, dir+"/appstatus_app-1", nil)
+	s3.Delete(t, dir+"/appstatus_app-1.inprogress")
+	if res, err := fo.Poll(); err != nil || !res.Finished {
+		t.Errorf("after the marker's rename: %+v %v", res, err)
+	}
+}
