@@ -85,7 +85,9 @@ func openObjectBucket(ctx context.Context, rawURL string) (*blob.Bucket, error) 
 	if err != nil {
 		return nil, err
 	}
-	client := &http.Client{Transport: &objectTransport{base: http.DefaultTransport.(*http.Transport).Clone()}}
+	base := http.DefaultTransport.(*http.Transport).Clone()
+	base.ResponseHeaderTimeout = objectRequestTimeout // a store that never answers
+	client := &http.Client{Transport: &objectTransport{base: base}}
 	switch u.Scheme {
 	case "s3":
 		return openS3(ctx, u, client)

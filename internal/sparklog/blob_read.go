@@ -179,17 +179,25 @@ func openObject(ref string, at int64) (io.ReadCloser, error) {
 		}
 		return nil, objectError(ref, err)
 	}
-	return &objectReader{r: r, cancel: cancel}, nil
+	// A stream that stalls is cut after objectRequestTimeout without a
+	// byte, so that a hung store cannot block a follower for ever.
+	return &objectReader{r: r, cancel: cancel, stall: time.AfterFunc(objectRequestTimeout, cancel)}, nil
 }
 
 type objectReader struct {
 	r      *blob.Reader
 	cancel context.CancelFunc
+	stall  *time.Timer
 }
 
-func (o *objectReader) Read(p []byte) (int, error) { return o.r.Read(p) }
+func (o *objectReader) Read(p []byte) (int, error) {
+	n, err := o.r.Read(p)
+	o.stall.Reset(objectRequestTimeout)
+	return n, err
+}
 
 func (o *objectReader) Close() error {
+	o.stall.Stop()
 	err := o.r.Close()
 	o.cancel()
 	return err
