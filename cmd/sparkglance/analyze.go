@@ -88,7 +88,7 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string) (docs []ap
 	// read rather than after minutes spent on the other inputs.
 	paths := make([]string, len(*c.paths))
 	for i, p := range *c.paths {
-		local, err := sparklog.LocalPath(p)
+		local, err := sparklog.ResolveLocation(p)
 		if err != nil {
 			return nil, nil, &statusError{status: exitUsage, err: err}
 		}

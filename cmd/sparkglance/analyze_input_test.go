@@ -93,7 +93,7 @@ func TestAnalyzeDirectoryWithAStrayFile(t *testing.T) {
 
 func TestAnalyzeUnsupportedScheme(t *testing.T) {
 	good := testkit.Events(t, "local-1422981780767")
-	for _, loc := range []string{"hdfs://namenode:8020/spark-logs", "s3a://bucket/spark-events/app-1"} {
+	for _, loc := range []string{"hdfs://namenode:8020/spark-logs", "webhdfs://namenode:9870/spark-logs"} {
 		out, _, err := runAnalyzeStderr(t, good, loc)
 		if exitStatus(err) != exitUsage {
 			t.Errorf("%s: exit %d, want %d (usage)", loc, exitStatus(err), exitUsage)
@@ -101,7 +101,7 @@ func TestAnalyzeUnsupportedScheme(t *testing.T) {
 		if err == nil {
 			continue
 		}
-		for _, want := range []string{loc, "not supported", "local paths", "file://", "mount"} {
+		for _, want := range []string{loc, "not supported", "local paths", "file://", "s3a://", "gs://", "abfss://", "mount"} {
 			if !strings.Contains(err.Error(), want) {
 				t.Errorf("error %q lacks %q", err, want)
 			}

@@ -65,13 +65,13 @@ func (c *serveCommand) run(ctx context.Context) error {
 	return e.Run(ctx)
 }
 
-// localEventLogDirs turns file:// URLs in --eventlog.dir into paths and
-// rejects schemes the reader cannot open (hdfs://, s3a://…) at start-up,
-// with the same message as analyze, instead of watching a path that
-// cannot exist.
+// localEventLogDirs turns file:// URLs in --eventlog.dir into paths,
+// object-store URLs into their canonical form, and rejects schemes the
+// reader cannot open (hdfs://, …) at start-up, with the same message as
+// analyze, instead of watching a path that cannot exist.
 func localEventLogDirs(dirs []string) error {
 	for i, d := range dirs {
-		local, err := sparklog.LocalPath(d)
+		local, err := sparklog.ResolveLocation(d)
 		if err != nil {
 			return &statusError{status: exitUsage, err: fmt.Errorf("--eventlog.dir: %w", err)}
 		}

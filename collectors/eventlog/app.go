@@ -152,7 +152,7 @@ func (a *trackedApp) run(ctx context.Context) {
 	defer a.leaveCatchUp()
 	defer a.dropAnalysis() // stopped before the end: dropped with the goroutine
 	a.ctx = ctx
-	ticker := time.NewTicker(a.w.cfg.PollInterval)
+	ticker := time.NewTicker(a.w.pollInterval(a.key))
 	defer ticker.Stop()
 	for {
 		if finished := a.pollOnce(ctx); finished {
@@ -392,6 +392,12 @@ func logMTime(l sparklog.Log) (time.Time, bool) {
 	var newest time.Time
 	ok := false
 	for _, f := range l.Files {
+		if !f.ModTime.IsZero() { // an object, as listed
+			if !ok || f.ModTime.After(newest) {
+				newest, ok = f.ModTime, true
+			}
+			continue
+		}
 		info, err := os.Stat(f.Path)
 		if err != nil {
 			continue

@@ -49,7 +49,7 @@ func (w *Watcher) selfMetrics(tracked []*trackedApp) []prometheus.Metric {
 	for reason, n := range errs {
 		out = append(out, prometheus.MustNewConstMetricWithCreatedTimestamp(selfErrors.Desc(), counter, n, w.stats.since, reason))
 	}
-	return out
+	return append(out, objectRequestMetrics()...)
 }
 
 // latestAttempts keeps, per application id, the view of the attempt that

@@ -52,6 +52,13 @@ type Config struct {
 	// (cardinality.go).
 	ExecutorMetrics    string
 	MaxExecutorsPerApp int
+	// ScanInterval is how often an object-store location (s3://, gs://,
+	// abfss://…) is listed and its live logs looked at: stores send no
+	// notifications, and each look is a billed request.
+	ScanInterval time.Duration
+	// ObjectRequestsPerScan bounds the listing requests of one scan of an
+	// object-store location; a longer listing goes on at the next scan.
+	ObjectRequestsPerScan int
 }
 
 // DefaultConfig returns the documented defaults and no directory.
@@ -68,6 +75,9 @@ func DefaultConfig() Config {
 		SQLMaxOperators: 20,
 		Shard:           ShardConfig{Total: 1},
 		ExecutorMetrics: ExecutorMetricsAll,
+
+		ScanInterval:          30 * time.Second,
+		ObjectRequestsPerScan: 100,
 	}
 }
 
@@ -87,6 +97,12 @@ func (c Config) validate() error {
 	}
 	if c.SettleTimeout <= 0 {
 		errs = append(errs, fmt.Errorf("--eventlog.settle-timeout %v must be positive", c.SettleTimeout))
+	}
+	if c.ScanInterval <= 0 {
+		errs = append(errs, fmt.Errorf("--eventlog.scan-interval %v must be positive", c.ScanInterval))
+	}
+	if c.ObjectRequestsPerScan <= 0 {
+		errs = append(errs, fmt.Errorf("--eventlog.object-requests-per-scan %d must be positive", c.ObjectRequestsPerScan))
 	}
 	if c.SQLMaxOperators <= 0 {
 		errs = append(errs, fmt.Errorf("--sql.max-operators %d must be positive", c.SQLMaxOperators))
@@ -117,6 +133,10 @@ func declareFlags(g exporter.FlagGroup, c *Config) {
 		Default(d.SettleTimeout.String()).DurationVar(&c.SettleTimeout)
 	g.Flag("eventlog.follow-external-links", "Read symbolic links in a watched directory that lead outside it (off: such links are skipped and counted as errors).").
 		Default("false").BoolVar(&c.FollowExternalLinks)
+	g.Flag("eventlog.scan-interval", "How often an object-store --eventlog.dir (s3://, gs://, abfss://…) is listed and its live logs looked at; each look is a request the store bills.").
+		Default(d.ScanInterval.String()).DurationVar(&c.ScanInterval)
+	g.Flag("eventlog.object-requests-per-scan", "Most listing requests (of up to 1000 keys each) one scan of an object-store --eventlog.dir sends; a longer listing goes on at the next scan.").
+		Default(fmt.Sprint(d.ObjectRequestsPerScan)).IntVar(&c.ObjectRequestsPerScan)
 	g.Flag("sql.max-operators", "Operator names kept per application in spark_sql_operator_* (by time; the rest are summed as \"other\").").
 		Default(fmt.Sprint(d.SQLMaxOperators)).IntVar(&c.SQLMaxOperators)
 	g.Flag("eventlog.shard", "Shard of this process, from 0: it follows only the applications whose id (from the log's name) hashes to it (FNV-1a 64 modulo --eventlog.total-shards); the directory listing is shared, reading is not.").

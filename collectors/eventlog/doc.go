@@ -2,7 +2,11 @@
 // --eventlog.dir directories (fsnotify, with polling as the fallback),
 // follows every Spark application attempt found there with one
 // sparklog.Follower and one analysis.App, and exports the three charts'
-// numbers and Spark's own aggregates as Prometheus metrics.
+// numbers and Spark's own aggregates as Prometheus metrics. An
+// object-store location (s3://, gs://, abfss://…) sends no notifications:
+// it is listed once per --eventlog.scan-interval within a request budget,
+// and its live logs are looked at as often (watcher_objects.go,
+// docs/object-stores.md).
 //
 // Model and view: each followed log has its own goroutine that reads new
 // events under one of a few worker tokens (a log holding a token longer

@@ -65,6 +65,7 @@ var (
 	selfLag               = of(sm.EventlogLag)
 	selfShardInfo         = of(sm.EventlogShardInfo)
 	selfBacklog           = of(sm.EventlogBacklog)
+	selfObjectRequests    = of(sm.EventlogObjectRequests)
 )
 
 // Metrics lists every metric of the event-log collector in documentation
@@ -80,6 +81,6 @@ func metricTable() []*Metric {
 		execShuffleRead, execShuffleWrite, execInput, execOutput,
 		sqlExecutions, sqlDuration, sqlOpTime, sqlOpSpill, sqlOpPeakMemory,
 		appExecTaskTime, appExecSpill, appExecShuffleRead, appExecShuffleWrite, appExecInput, appExecOutput,
-		selfApps, selfBytes, selfEvents, selfErrors, selfSkipped, selfLag, selfShardInfo, selfBacklog,
+		selfApps, selfBytes, selfEvents, selfErrors, selfSkipped, selfLag, selfShardInfo, selfBacklog, selfObjectRequests,
 	}, streamingMetricTable()...)
 }

@@ -62,6 +62,9 @@ type Watcher struct {
 	// scans counts finished directory scans, so that a test can wait for
 	// the next ones instead of sleeping.
 	scans atomic.Uint64
+	// objects holds each object-store location's listing between scans
+	// (watcher_objects.go).
+	objects map[string]*objectDir
 }
 
 // selfStats are the exporter's own counters.
@@ -95,6 +98,14 @@ func newWatcher(cfg Config, logger *slog.Logger, claims *Claims) (*Watcher, erro
 	}
 	dirs := make([]string, 0, len(cfg.Dirs))
 	for _, d := range cfg.Dirs {
+		if sparklog.IsObjectURL(d) {
+			canon, err := sparklog.ResolveLocation(d)
+			if err != nil {
+				return nil, fmt.Errorf("--eventlog.dir %s: %w", d, err)
+			}
+			dirs = append(dirs, canon)
+			continue
+		}
 		abs, err := filepath.Abs(d)
 		if err != nil {
 			return nil, fmt.Errorf("--eventlog.dir %s: %w", d, err)
@@ -105,11 +116,12 @@ func newWatcher(cfg Config, logger *slog.Logger, claims *Claims) (*Watcher, erro
 	return &Watcher{
 		cfg: cfg, log: logger, workers: make(chan struct{}, cfg.Workers), catchUp: make(chan struct{}, cfg.Workers),
 		apps: map[string]*trackedApp{}, dirErr: map[string]error{}, leftOut: map[string]bool{},
-		shows:  map[attemptKey]map[*trackedApp]bool{},
-		rescan: make(chan struct{}, 1),
-		stats:  selfStats{since: time.Now(), errors: map[string]float64{}},
-		claims: claims,
-		now:    time.Now,
+		shows:   map[attemptKey]map[*trackedApp]bool{},
+		rescan:  make(chan struct{}, 1),
+		stats:   selfStats{since: time.Now(), errors: map[string]float64{}},
+		objects: map[string]*objectDir{},
+		claims:  claims,
+		now:     time.Now,
 	}, nil
 }
 
@@ -322,7 +334,15 @@ func (w *Watcher) scan(ctx context.Context, nw *fsnotify.Watcher) {
 	listed := map[string]bool{} // keys seen in a directory that could be listed
 	okDirs := map[string]bool{}
 	for _, d := range w.cfg.Dirs {
-		logs, err := sparklog.DiscoverWith(d, sparklog.DiscoverOptions{FollowExternalLinks: w.cfg.FollowExternalLinks})
+		logs, due, err := w.discover(d, now)
+		if !due {
+			// An object-store location between its scans: its
+			// applications stay as they are.
+			for _, l := range logs {
+				listed[l.Key] = true
+			}
+			continue
+		}
 		w.mu.Lock()
 		wasBad := w.dirErr[d] != nil
 		if err != nil {
@@ -431,7 +451,7 @@ func (w *Watcher) admit(ctx context.Context, found []sparklog.Log, now time.Time
 		actx, cancel := context.WithCancel(ctx)
 		a.cancel = cancel
 		w.apps[c.log.Key] = a
-		if a.rolling && c.log.InProgress && w.notes != nil {
+		if a.rolling && c.log.InProgress && w.notes != nil && !sparklog.IsObjectURL(c.log.Path) {
 			// Spark adds a live rolling log's events files later; without
 			// this watch they are seen only at the next poll.
 			if err := w.notes.Add(c.log.Path); err != nil {
@@ -478,8 +498,11 @@ func (w *Watcher) rereadChanged(found []sparklog.Log) {
 		if a.finMTime.Load() == 0 || read < 0 {
 			continue
 		}
-		info, err := os.Stat(l.Files[0].Path)
-		if err != nil || info.Size() == read {
+		if size, ok := listedSize(l.Files[0]); ok {
+			if size == read {
+				continue
+			}
+		} else if info, err := os.Stat(l.Files[0].Path); err != nil || info.Size() == read {
 			continue
 		}
 		changed = append(changed, a)

@@ -37,7 +37,7 @@ func Sections() []Section {
 		}},
 		{Collector: CollectorEventlog, Title: "Structured Streaming queries (collector `eventlog`)", Metrics: streamingMetrics()},
 		{Collector: CollectorEventlog, Title: "Event-log reading (collector `eventlog`)", Metrics: []*Metric{
-			EventlogApps, EventlogBytesRead, EventlogEvents, EventlogErrors, EventlogSkipped, EventlogLag,
+			EventlogApps, EventlogBytesRead, EventlogEvents, EventlogErrors, EventlogSkipped, EventlogObjectRequests, EventlogLag,
 			EventlogShardInfo, EventlogBacklog,
 		}},
 		{Collector: CollectorSpark, Title: "Spark REST API and metrics system (collector `spark`)", Metrics: append(Shared(),

@@ -148,7 +148,7 @@ func (fo *Follower) noteIdentity(st *fileState) {
 	if fo.identity != nil || fo.log.Layout != LayoutFile || st.inPos == 0 {
 		return
 	}
-	if info, err := os.Stat(st.file.Path); err == nil {
+	if info, err := statPath(st.file.Path); err == nil {
 		fo.identity = info
 	}
 }
@@ -162,12 +162,12 @@ func (fo *Follower) checkRewritten() bool {
 		return false
 	}
 	st := fo.states[0]
-	info, err := os.Stat(st.file.Path)
+	info, err := statPath(st.file.Path)
 	if err != nil {
 		return false // reading reports it
 	}
 	switch {
-	case !os.SameFile(info, fo.identity):
+	case !sameFile(info, fo.identity):
 		fo.rewritten = fmt.Sprintf("%s was replaced by another file after %d bytes were read", st.file.Path, st.inPos)
 	case info.Size() < st.inPos:
 		fo.rewritten = fmt.Sprintf("%s shrank to %d bytes after %d were read", st.file.Path, info.Size(), st.inPos)
@@ -284,11 +284,11 @@ func (fo *Follower) refresh() error {
 func (fo *Follower) refreshSingle() error {
 	st := fo.states[0]
 	live := st.file.Path
-	if _, err := os.Stat(live); err == nil || !errors.Is(err, fs.ErrNotExist) {
+	if _, err := statPath(live); err == nil || !errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	final := strings.TrimSuffix(live, inProgressSuffix)
-	if _, err := os.Stat(final); err != nil {
+	if _, err := statPath(final); err != nil {
 		return fmt.Errorf("live log %s vanished and %s does not exist: %w", live, final, err)
 	}
 	st.file.Path = final

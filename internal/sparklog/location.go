@@ -37,10 +37,14 @@ func LocalPath(location string) (string, error) {
 	return u.Path, nil
 }
 
-// DiscoverGiven finds the logs at a location a user named (a local path or
-// a file:// URL): links in it are followed wherever they lead, since the
-// user chose it, but never to a pipe or device, which discovery refuses.
+// DiscoverGiven finds the logs at a location a user named (a local path, a
+// file:// URL or an object-store URL): links in it are followed wherever
+// they lead, since the user chose it, but never to a pipe or device, which
+// discovery refuses.
 func DiscoverGiven(location string) ([]Log, error) {
+	if IsObjectURL(location) {
+		return discoverObject(location, DiscoverOptions{})
+	}
 	local, err := LocalPath(location)
 	if err != nil {
 		return nil, err

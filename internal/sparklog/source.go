@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/sparkglance/sparkglance/internal/sparklog/codec"
 )
@@ -52,6 +53,10 @@ type LogFile struct {
 	Member string      // member name inside the zip, "" for plain files
 	Codec  codec.Codec // from the name; "" when the name's suffix is unknown. Checked against the magic bytes when read.
 	Index  int         // events_<Index>_… of a rolling log, 0 otherwise
+	// ModTime is the object's last modification as listed, for logs in
+	// an object store (zero for files, which are asked when needed).
+	ModTime time.Time
+	Size    int64 // the object's size as listed (objects only)
 }
 
 // Name returns the file's base name, without directories.
@@ -77,6 +82,11 @@ type DiscoverOptions struct {
 	// ProblemExternalLink and not read: whoever can write into a watched
 	// directory should not make the reader open any file the process can.
 	FollowExternalLinks bool
+	// MaxObjectRequests bounds the listing requests one discovery of an
+	// object-store location sends (0: no bound); the listing goes on at
+	// the next discovery given the same ObjectListing.
+	MaxObjectRequests int
+	ObjectListing     *ObjectListing
 }
 
 // Discover is DiscoverWith with the default options.
@@ -101,6 +111,9 @@ func Discover(path string) ([]Log, error) { return DiscoverWith(path, DiscoverOp
 // regular file or a directory. The error is for a path that cannot be read
 // at all; damage inside a log is reported as a Problem when the log is read.
 func DiscoverWith(path string, opts DiscoverOptions) ([]Log, error) {
+	if isObjectPath(path) {
+		return discoverObject(path, opts)
+	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err

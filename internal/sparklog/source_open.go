@@ -68,6 +68,10 @@ func openRegular(path string) (*os.File, fs.FileInfo, error) {
 
 // statFile returns the current size of a log file as stored.
 func statFile(f LogFile) (int64, error) {
+	if f.Member == "" && isObjectPath(f.Path) {
+		info, err := statObject(f.Path)
+		return info.size, err
+	}
 	if f.Member == "" {
 		info, err := os.Stat(f.Path)
 		if err != nil {
@@ -90,6 +94,9 @@ func statFile(f LogFile) (int64, error) {
 // openFile opens a log file positioned at offset at. Files are opened per
 // poll and closed after, so following many logs holds no descriptors.
 func openFile(f LogFile, at int64) (io.ReadCloser, error) {
+	if f.Member == "" && isObjectPath(f.Path) {
+		return openObject(f.Path, at)
+	}
 	if f.Member == "" {
 		fh, _, err := openRegular(f.Path)
 		if err != nil {
@@ -149,10 +156,15 @@ type zipArchive struct {
 	mu    sync.Mutex
 	f     *os.File
 	users int
+	// ra serves an archive in an object store instead of f.
+	ra io.ReaderAt
 }
 
 // ReadAt serves the zip reader from the file opened by the current users.
 func (za *zipArchive) ReadAt(p []byte, off int64) (int, error) {
+	if za.ra != nil {
+		return za.ra.ReadAt(p, off)
+	}
 	za.mu.Lock()
 	f := za.f
 	za.mu.Unlock()
@@ -191,6 +203,9 @@ var zipCache = struct {
 // cached central directory is reused while the file keeps its size and
 // modification time; otherwise it is read again.
 func useZip(path string) (*zipArchive, error) {
+	if isObjectPath(path) {
+		return useObjectZip(path)
+	}
 	fh, info, err := openRegular(path)
 	if err != nil {
 		return nil, err
@@ -211,10 +226,15 @@ func useZip(path string) (*zipArchive, error) {
 		return za, nil
 	}
 	za = &zipArchive{path: path, size: info.Size(), mtime: info.ModTime(), f: fh, users: 1}
+	return indexZip(za)
+}
+
+// indexZip reads a new archive's central directory and caches it.
+func indexZip(za *zipArchive) (*zipArchive, error) {
 	zr, err := zip.NewReader(za, za.size)
 	if err != nil {
 		za.release()
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", za.path, err)
 	}
 	za.files = zr.File
 	za.members = make(map[string]*zip.File, len(zr.File))
@@ -230,7 +250,7 @@ func useZip(path string) (*zipArchive, error) {
 			break
 		}
 	}
-	zipCache.m[path] = za
+	zipCache.m[za.path] = za
 	zipCache.Unlock()
 	return za, nil
 }

@@ -22,6 +22,9 @@ const (
 func isRollingDirName(name string) bool { return strings.HasPrefix(name, rollingDirPrefix) }
 
 func discoverRolling(dir string) (Log, error) {
+	if isObjectPath(dir) {
+		return discoverObjectRolling(dir)
+	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return Log{}, err

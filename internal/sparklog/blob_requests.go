@@ -1,0 +1,110 @@
+package sparklog
+
+import (
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Object-store request operations and results, the labels of
+// sparkglance_eventlog_object_requests_total.
+const (
+	ObjectOpList  = "list"  // a listing page
+	ObjectOpStat  = "stat"  // an object's size, time and ETag
+	ObjectOpGet   = "get"   // a (ranged) read
+	ObjectOpOther = "other" // anything else the SDKs send (token refresh, …)
+
+	ObjectResultOK        = "ok"
+	ObjectResultNotFound  = "not_found"
+	ObjectResultDenied    = "denied"    // 401, 403
+	ObjectResultThrottled = "throttled" // 429, 503 (S3's SlowDown): backed off by the SDK's retryer
+	ObjectResultError     = "error"     // other failures, network errors included
+)
+
+// ObjectRequestCount is the number of requests of one op with one result.
+type ObjectRequestCount struct {
+	Op, Result string
+	Count      int64
+}
+
+var objectRequests = struct {
+	sync.Mutex
+	n map[[2]string]int64
+}{n: map[[2]string]int64{}}
+
+// ObjectRequests returns every request sent to object stores by this
+// process so far, retries included, sorted by op and result.
+func ObjectRequests() []ObjectRequestCount {
+	objectRequests.Lock()
+	defer objectRequests.Unlock()
+	out := make([]ObjectRequestCount, 0, len(objectRequests.n))
+	for k, v := range objectRequests.n {
+		out = append(out, ObjectRequestCount{Op: k[0], Result: k[1], Count: v})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Op != out[j].Op {
+			return out[i].Op < out[j].Op
+		}
+		return out[i].Result < out[j].Result
+	})
+	return out
+}
+
+func countObjectRequest(op, result string) {
+	objectRequests.Lock()
+	objectRequests.n[[2]string{op, result}]++
+	objectRequests.Unlock()
+}
+
+// objectTransport counts every HTTP request the store SDKs send, below
+// their retry layer, so a throttled attempt that a retry then fixed is
+// still counted as throttled.
+type objectTransport struct{ base http.RoundTripper }
+
+func (t *objectTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	op := requestOp(req)
+	resp, err := t.base.RoundTrip(req)
+	countObjectRequest(op, requestResult(resp, err))
+	return resp, err
+}
+
+// requestOp tells the operation from the request as S3, GCS (JSON and XML
+// APIs) and Azure Blob shape it.
+func requestOp(req *http.Request) string {
+	q := req.URL.Query()
+	switch {
+	case req.Method == http.MethodHead:
+		return ObjectOpStat
+	case req.Method != http.MethodGet:
+		return ObjectOpOther
+	case q.Has("list-type") || q.Get("comp") == "list" || q.Has("delimiter") || q.Has("prefix") || strings.HasSuffix(req.URL.Path, "/o"):
+		return ObjectOpList
+	case q.Get("alt") == "media" || req.Header.Get("Range") != "" || req.Header.Get("x-ms-range") != "":
+		return ObjectOpGet
+	case strings.Contains(req.URL.Path, "/storage/v1/b/"):
+		return ObjectOpStat // GCS object metadata
+	default:
+		return ObjectOpGet
+	}
+}
+
+func requestResult(resp *http.Response, err error) string {
+	if err != nil || resp == nil {
+		return ObjectResultError
+	}
+	switch c := resp.StatusCode; {
+	case c < 400:
+		return ObjectResultOK
+	case c == http.StatusNotFound:
+		return ObjectResultNotFound
+	case c == http.StatusUnauthorized || c == http.StatusForbidden:
+		return ObjectResultDenied
+	case c == http.StatusTooManyRequests || c == http.StatusServiceUnavailable:
+		return ObjectResultThrottled
+	case c == http.StatusRequestedRangeNotSatisfiable:
+		return ObjectResultOK // a read at the end of a live object: nothing new
+	default:
+		return ObjectResultError
+	}
+}

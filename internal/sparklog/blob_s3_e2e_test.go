@@ -1,0 +1,47 @@
+//go:build e2e
+
+package sparklog
+
+import (
+	"io/fs"
+	"path/filepath"
+	"testing"
+
+	"github.com/sparkglance/sparkglance/internal/testkit"
+	"github.com/sparkglance/sparkglance/internal/testkit/objstoretest"
+)
+
+// Every shared log (the 18 of spark-events and every compressed, rolling,
+// Databricks and zipped one under extra/), uploaded to S3 as it lies on
+// disk, is discovered and read exactly as from disk, directory by
+// directory.
+func TestS3ReadsEverySharedLogAsOnDisk(t *testing.T) {
+	root := testkit.Events(t)
+	var dirs []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			dirs = append(dirs, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareStoreTree(t, objstoretest.StartS3(t), root, dirs, 40)
+}
+
+// The same for Google Cloud Storage.
+func TestGCSReadsEverySharedLogAsOnDisk(t *testing.T) {
+	root := testkit.Events(t)
+	var dirs []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			dirs = append(dirs, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareStoreTree(t, objstoretest.StartGCS(t), root, dirs, 40)
+}
