@@ -41,6 +41,9 @@ type Config struct {
 	// versions dropped (counted problems). 0 means
 	// sqlops.DefaultMaxPlanNodes.
 	SQLMaxPlanNodes int
+	// Energy turns CPU time into energy and carbon; the zero value means
+	// DefaultEnergyModel().
+	Energy EnergyModel
 }
 
 // Thresholds holds every finding's trigger. DefaultThresholds is the one
@@ -88,6 +91,7 @@ func DefaultConfig() Config {
 		Thresholds:         DefaultThresholds(),
 		SQLThresholds:      sqlops.DefaultThresholds(),
 		SQLMaxPlanNodes:    sqlops.DefaultMaxPlanNodes,
+		Energy:             DefaultEnergyModel(),
 	}
 }
 
