@@ -40,6 +40,7 @@ func newAnalyzeCommand(cmd *kingpin.CmdClause) *analyzeCommand {
 	c.interval = cmd.Flag("interval", `Interval width (e.g. 10s, 1m), or "stages" for spark-sight's stage borders.`).Default("10s").String()
 	c.cpus = cmd.Flag("cpus", "Count a constant N cores instead of the executors' (0: from the log).").Default("0").Int()
 	eventlog.RegisterFindingFlags(cmd, &c.cfg)
+	eventlog.RegisterEnergyFlags(cmd, &c.cfg.Energy)
 	return c
 }
 
@@ -66,6 +67,9 @@ func (c *analyzeCommand) run(ctx context.Context) error {
 func (c *analyzeCommand) readAll(ctx context.Context, command string) (docs []appdoc.Doc, status, err error) {
 	cfg := c.cfg
 	cfg.CPUs = *c.cpus
+	if err := eventlog.CheckEnergyModel(cfg.Energy); err != nil {
+		return nil, nil, usageErrorf("%v", err)
+	}
 	if *c.interval == "stages" {
 		cfg.StageBorders = true
 	} else {

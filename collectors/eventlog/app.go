@@ -190,6 +190,7 @@ func (a *trackedApp) publish(finished bool) {
 	a.lastBuild, a.dirty = time.Now(), false
 	v := buildView(&r, a.user, a.execs, !finished, a.w.cfg.SettleTimeout, a.lastBuild)
 	v.sql = sqlops.Summarize(r.SQL, a.w.cfg.SQLMaxOperators)
+	v.stages = buildStagesView(&r, a.w.cfg.MaxStages)
 	a.settled.add(&r)
 	// A running application's settled counters are born at 0 when it is
 	// followed from before its first interval ended (else Prometheus may

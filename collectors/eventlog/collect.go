@@ -167,7 +167,7 @@ type family struct {
 // families emit one metric family each for one application, in the order
 // of the label values sorted by label name (category < executor_id <
 // medium; failed < killed < success; …).
-var families = []family{
+var families = append([]family{
 	{m: appInfo, emit: func(ch sink, p *appPairs, _ time.Time) {
 		v := p.v
 		p.send(ch, appInfo, 1, labelPair("spark_version", v.sparkVersion), labelPair("user", v.user), labelPair("attempt_id", v.attemptID))
@@ -290,7 +290,7 @@ var families = []family{
 	sqlOperatorFamily(sqlOpTime, func(o *sqlops.OperatorTotals) float64 { return o.TimeSeconds }),
 	sqlOperatorFamily(sqlOpSpill, func(o *sqlops.OperatorTotals) float64 { return o.SpillBytes }),
 	sqlOperatorFamily(sqlOpPeakMemory, func(o *sqlops.OperatorTotals) float64 { return o.PeakMemoryBytes }),
-}
+}, stageFamilies...)
 
 // sqlStatuses are sqlops' execution statuses in label order.
 var sqlStatuses = []string{sqlops.StatusCompleted, sqlops.StatusFailed, sqlops.StatusRunning}

@@ -43,6 +43,9 @@ type Config struct {
 	// FollowExternalLinks reads symbolic links in a watched directory that
 	// lead outside it; off, each is counted as an external-link error.
 	FollowExternalLinks bool
+	// MaxStages bounds the stage_id label of the spark_stage_* series per
+	// application: the most recent stages, the rest summed as "other".
+	MaxStages int
 }
 
 // DefaultConfig returns the documented defaults and no directory.
@@ -57,6 +60,7 @@ func DefaultConfig() Config {
 		SliceTime:       50 * time.Millisecond,
 		Analysis:        analysis.DefaultConfig(),
 		SQLMaxOperators: 20,
+		MaxStages:       DefaultMaxStages,
 	}
 }
 
@@ -80,6 +84,12 @@ func (c Config) validate() error {
 	if c.SQLMaxOperators <= 0 {
 		errs = append(errs, fmt.Errorf("--sql.max-operators %d must be positive", c.SQLMaxOperators))
 	}
+	if c.MaxStages <= 0 {
+		errs = append(errs, fmt.Errorf("--eventlog.max-stages %d must be positive", c.MaxStages))
+	}
+	if err := CheckEnergyModel(c.Analysis.Energy); err != nil {
+		errs = append(errs, err)
+	}
 	return errors.Join(errs...)
 }
 
@@ -102,5 +112,8 @@ func declareFlags(g exporter.FlagGroup, c *Config) {
 		Default("false").BoolVar(&c.FollowExternalLinks)
 	g.Flag("sql.max-operators", "Operator names kept per application in spark_sql_operator_* (by time; the rest are summed as \"other\").").
 		Default(fmt.Sprint(d.SQLMaxOperators)).IntVar(&c.SQLMaxOperators)
+	g.Flag("eventlog.max-stages", "Stages kept per application in the spark_stage_* series (the most recent; older ones summed as stage_id=\"other\").").
+		Default(fmt.Sprint(d.MaxStages)).IntVar(&c.MaxStages)
 	RegisterFindingFlags(g, &c.Analysis)
+	RegisterEnergyFlags(g, &c.Analysis.Energy)
 }

@@ -70,7 +70,7 @@ var (
 func Metrics() []*sm.Metric { return sm.For(sm.CollectorEventlog) }
 
 func metricTable() []*Metric {
-	return []*Metric{
+	return append([]*Metric{
 		appInfo, appStart, appEnd, appCores, appCoreSeconds, appActiveTasks, appTasks,
 		appIntervalEfficiency, appIntervalTimeRatio, appIntervalStart, appSettledTaskSeconds, appSettledCoreSeconds,
 		stageActive, appFinding,
@@ -78,5 +78,5 @@ func metricTable() []*Metric {
 		execShuffleRead, execShuffleWrite, execInput, execOutput,
 		sqlExecutions, sqlDuration, sqlOpTime, sqlOpSpill, sqlOpPeakMemory,
 		selfApps, selfBytes, selfEvents, selfErrors, selfSkipped, selfLag,
-	}
+	}, stageMetrics...)
 }

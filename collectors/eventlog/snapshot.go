@@ -35,6 +35,8 @@ type appView struct {
 
 	sql sqlops.Summary // SQL executions and operators, top operators by time
 
+	stages *stagesView // stage, job and energy series (stages.go); nil before the first build
+
 	// The view's series, one part per family, built at the first scrape
 	// that needs them (families.go).
 	partsDone sync.Once
@@ -48,7 +50,7 @@ func (v *appView) asEnded() *appView {
 		appID: v.appID, appName: v.appName, attemptID: v.attemptID, sparkVersion: v.sparkVersion, user: v.user,
 		start: v.start, startMs: v.startMs, end: v.end, ended: v.ended, lastEventMs: v.lastEventMs,
 		coreSeconds: v.coreSeconds, tasks: v.tasks, interval: v.interval,
-		findings: v.findings, sql: v.sql,
+		findings: v.findings, sql: v.sql, stages: v.stages,
 	}
 	for _, ex := range v.executors {
 		ex.live, ex.cores, ex.activeTasks = false, 0, 0

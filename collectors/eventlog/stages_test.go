@@ -1,0 +1,133 @@
+package eventlog
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sparkglance/sparkglance/internal/analysis"
+	"github.com/sparkglance/sparkglance/internal/testkit"
+)
+
+// The spark_stage_* series carry the History Server's stage figures
+// (oracle answers for local-1422981780767), attempts summed per stage id;
+// with --eventlog.max-stages=2 the two newest stage ids are kept and the
+// others summed under stage_id="other".
+func TestStageSeriesEqualOracle(t *testing.T) {
+	src := testkit.Events(t, "local-1422981780767")
+	dir := t.TempDir()
+	if err := os.Symlink(src, filepath.Join(dir, filepath.Base(src))); err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig(dir)
+	cfg.MaxStages = 2
+	cfg.Analysis.Energy = analysis.EnergyModel{CoreWatts: 7, IdleRatio: 0.5, CarbonIntensity: 100}
+	w := startWatcher(t, cfg)
+	waitReady(t, w)
+	mfs := gather(t, w)
+
+	raw, err := os.ReadFile(testkit.Path(t, "oracle", "stage_list_json_expectation.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var oracle []map[string]float64
+	var full []map[string]any
+	if err := json.Unmarshal(raw, &full); err != nil {
+		t.Fatal(err)
+	}
+	maxID := 0
+	for _, s := range full {
+		m := map[string]float64{}
+		for k, v := range s {
+			if f, ok := v.(float64); ok {
+				m[k] = f
+			}
+		}
+		oracle = append(oracle, m)
+		maxID = max(maxID, int(m["stageId"]))
+	}
+	want := map[string]map[string]float64{} // stage_id label → summed oracle fields
+	for _, s := range oracle {
+		id := strconv.Itoa(int(s["stageId"]))
+		if int(s["stageId"]) <= maxID-2 {
+			id = otherStage
+		}
+		if want[id] == nil {
+			want[id] = map[string]float64{}
+		}
+		for k, v := range s {
+			want[id][k] += v
+		}
+	}
+	if len(want) != 3 {
+		t.Fatalf("oracle gives %d stage labels, want 2 kept and other", len(want))
+	}
+	const app = "local-1422981780767"
+	check := func(name string, labels map[string]string, wantV float64) {
+		t.Helper()
+		labels["app_id"] = app
+		got, ok := series(mfs, name, labels)
+		if !ok || !near(got, wantV) {
+			t.Errorf("%s%v = %v (present %v), Spark says %v", name, labels, got, ok, wantV)
+		}
+	}
+	for id, s := range want {
+		check("spark_stage_tasks_total", map[string]string{"stage_id": id, "status": "success"}, s["numCompleteTasks"])
+		check("spark_stage_tasks_total", map[string]string{"stage_id": id, "status": "failed"}, s["numFailedTasks"])
+		check("spark_stage_tasks_total", map[string]string{"stage_id": id, "status": "killed"}, s["numKilledTasks"])
+		check("spark_stage_task_time_seconds_total", map[string]string{"stage_id": id, "category": "run"}, s["executorRunTime"]/1e3)
+		check("spark_stage_task_time_seconds_total", map[string]string{"stage_id": id, "category": "cpu"}, s["executorCpuTime"]/1e9)
+		check("spark_stage_task_time_seconds_total", map[string]string{"stage_id": id, "category": "gc"}, s["jvmGcTime"]/1e3)
+		check("spark_stage_spill_bytes_total", map[string]string{"stage_id": id, "medium": "memory"}, s["memoryBytesSpilled"])
+		check("spark_stage_spill_bytes_total", map[string]string{"stage_id": id, "medium": "disk"}, s["diskBytesSpilled"])
+		check("spark_stage_shuffle_read_bytes_total", map[string]string{"stage_id": id}, s["shuffleReadBytes"])
+		check("spark_stage_shuffle_write_bytes_total", map[string]string{"stage_id": id}, s["shuffleWriteBytes"])
+		check("spark_stage_input_bytes_total", map[string]string{"stage_id": id}, s["inputBytes"])
+		check("spark_stage_output_bytes_total", map[string]string{"stage_id": id}, s["outputBytes"])
+		check("spark_stage_energy_joules_total", map[string]string{"stage_id": id, "source": "model"}, s["executorCpuTime"]/1e9*7)
+	}
+	if n := len(mfs["spark_stage_input_bytes_total"].GetMetric()); n != 3 {
+		t.Errorf("%d stage series, want 3 (two kept, other)", n)
+	}
+	ref := referenceReport(t, src, cfg.Interval)
+	if ref.Energy == nil {
+		t.Fatal("no energy in the reference report")
+	}
+	// The reference ran with the default model: same CPU and idle seconds.
+	wantWh := (ref.Energy.CPUSeconds*7 + ref.Energy.IdleCoreSeconds*7*0.5) / 3600
+	check("spark_app_energy_wh_total", map[string]string{"source": "model"}, wantWh)
+	check("spark_jobs_total", map[string]string{"status": "succeeded"}, float64(ref.JobCounts.Succeeded))
+	check("spark_jobs_total", map[string]string{"status": "failed"}, float64(ref.JobCounts.Failed))
+	timed := 0 // this Spark 1.2 log has no job times: no summary
+	for _, j := range ref.Jobs {
+		if j.SubmissionTime > 0 && j.CompletionTime > 0 {
+			timed++
+		}
+	}
+	if d := mfs["spark_job_duration_seconds"]; timed > 0 && (d == nil || d.GetMetric()[0].GetSummary().GetSampleCount() != uint64(timed)) || timed == 0 && d != nil {
+		t.Errorf("job duration summary %v, want %d finished jobs", d, timed)
+	}
+}
+
+// A bad --eventlog.max-stages or energy flag is refused with its name.
+func TestStageAndEnergyConfigRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		set  func(*Config)
+	}{
+		{"--eventlog.max-stages", func(c *Config) { c.MaxStages = 0 }},
+		{"--energy.core-watts", func(c *Config) { c.Analysis.Energy.CoreWatts = 0 }},
+		{"--energy.idle-ratio", func(c *Config) { c.Analysis.Energy.IdleRatio = 1.5 }},
+		{"--energy.carbon-intensity", func(c *Config) { c.Analysis.Energy.CarbonIntensity = -1 }},
+	} {
+		c := testConfig(t.TempDir())
+		tc.set(&c)
+		err := c.validate()
+		if err == nil || !strings.Contains(err.Error(), tc.name) {
+			t.Errorf("%s: error %v", tc.name, err)
+		}
+	}
+}
