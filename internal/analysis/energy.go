@@ -1,9 +1,6 @@
 package analysis
 
-import (
-	"cmp"
-	"slices"
-)
+import "slices"
 
 // Energy model defaults, each from a published source (docs/energy.md):
 const (
@@ -175,17 +172,4 @@ func (a *App) executorEnergy(r *Report, m EnergyModel) []ExecutorEnergy {
 		out = append(out, x)
 	}
 	return out
-}
-
-// TopStagesBy returns the indexes of stages ordered by key, largest first,
-// ties by newest stage: the order in which bounded stage series keep them.
-func TopStagesBy(stages []Stage, key func(*Stage) float64) []int {
-	idx := make([]int, len(stages))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(x, y int) int {
-		return cmp.Or(cmp.Compare(key(&stages[y]), key(&stages[x])), cmp.Compare(stages[y].StageID, stages[x].StageID))
-	})
-	return idx
 }

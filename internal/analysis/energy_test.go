@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sparkglance/sparkglance/internal/testkit"
@@ -146,5 +147,26 @@ func TestJobLogBounded(t *testing.T) {
 	l.end(0, 5, "JobFailed")
 	if l.counts.Failed != 1 || l.counts.Running != 0 {
 		t.Errorf("counts after failure %+v", l.counts)
+	}
+}
+
+// The text report states the energy, the model, the carbon and the
+// stages that used most of it.
+func TestEnergyText(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Energy = EnergyModel{CoreWatts: 10, IdleRatio: 0.25, CarbonIntensity: 500}
+	r := analyzeLines(t, energyLog().lines, cfg)
+	var b strings.Builder
+	if err := WriteText(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	// 487.5 J = 0.135 Wh; 0.0677 g.
+	for _, want := range []string{
+		"energy 0.135 Wh (model: 10 W per busy core, idle cores 25% of it): active 0.0694 Wh, idle 0.066 Wh; 0.0677 g CO2e at 500 g/kWh",
+		"most energy: stage 0.0 0.0556 Wh (80%), stage 1.0 0.0139 Wh (20%)",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
 	}
 }
