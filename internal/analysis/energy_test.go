@@ -170,3 +170,11 @@ func TestEnergyText(t *testing.T) {
 		}
 	}
 }
+
+// A log without Executor CPU Time has no energy: every core would read idle.
+func TestEnergyNeedsCPUTime(t *testing.T) {
+	r := analyzePath(t, testkit.Events(t, "local-1422981780767"), DefaultConfig())
+	if r.CPUTimeAvailable || r.Energy != nil {
+		t.Errorf("cpu time %v, energy %+v; want neither", r.CPUTimeAvailable, r.Energy)
+	}
+}

@@ -43,7 +43,8 @@ type Report struct {
 	// dropped first); JobCounts counts them all by status.
 	Jobs      []Job     `json:"jobs"`
 	JobCounts JobCounts `json:"jobCounts"`
-	// Energy is the energy and carbon the tasks' CPU time stands for.
+	// Energy is the energy and carbon the tasks' CPU time stands for; nil
+	// for logs without Executor CPU Time.
 	Energy *Energy `json:"energy"`
 	// StageRetries lists the stages that ran more than one attempt or hit
 	// fetch failures.
@@ -121,7 +122,9 @@ func (a *App) Report() Report {
 	r.Executors = a.reportExecutors(max(end-a.start, 0)) // an end before the start (broken clock) is no negative run time
 	r.SQL = a.sql.Executions()
 	r.Jobs, r.JobCounts = a.jobLog.report(), a.jobLog.counts
-	r.Energy = a.energy(&r)
+	if a.hasCPUTime { // without task CPU time every core would read idle
+		r.Energy = a.energy(&r)
+	}
 	r.WhatIf = a.whatIf(&r)
 	r.StageRetries = a.stageRetries()
 	r.Driver = a.driverMemory()
