@@ -160,3 +160,55 @@ func TestEnergySeries(t *testing.T) {
 		t.Errorf("application energy %v Wh (present %v), want %v", got, ok, wantWh)
 	}
 }
+
+// docs/metrics.md promises 16 series per stage id and 8 job and energy
+// series per application: count them on a log with CPU time and jobs.
+func TestStageSeriesBudget(t *testing.T) {
+	src := testkit.Events(t, "application_1628109047826_1317105")
+	dir := t.TempDir()
+	if err := os.Symlink(src, filepath.Join(dir, filepath.Base(src))); err != nil {
+		t.Fatal(err)
+	}
+	w := startWatcher(t, testConfig(dir))
+	waitReady(t, w)
+	mfs := gather(t, w)
+	perStage := map[string]int{}
+	other := 0
+	for _, m := range stageMetrics {
+		for _, s := range mfs[m.Name].GetMetric() {
+			id := ""
+			for _, l := range s.GetLabel() {
+				if l.GetName() == "stage_id" {
+					id = l.GetValue()
+				}
+			}
+			n := 1
+			if sum := s.GetSummary(); sum != nil {
+				n = len(sum.GetQuantile()) + 2 // quantiles, _sum, _count
+			}
+			if id == "" {
+				other += n
+			} else {
+				perStage[id] += n
+			}
+		}
+	}
+	if len(perStage) == 0 {
+		t.Fatal("no stage series")
+	}
+	for id, n := range perStage {
+		if n != 16 {
+			t.Errorf("stage %s: %d series, docs/metrics.md says 16", id, n)
+		}
+	}
+	if other != 8 {
+		t.Errorf("%d job and energy series, docs/metrics.md says 8", other)
+	}
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "metrics.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), "a stage id costs 16 series") || !strings.Contains(string(doc), "plus 8 job and\nenergy series") {
+		t.Error("docs/metrics.md no longer states the 16 series per stage id and the 8 per application")
+	}
+}
