@@ -25,16 +25,17 @@ const refreshEvery = 5 * time.Second
 // Only that goroutine touches the follower, the analysis and the totals;
 // others read the published view.
 type trackedApp struct {
-	key     string
-	rolling bool // a rolling directory (eventlog_v2_…)
-	w       *Watcher
-	log     *slog.Logger
-	wake    chan struct{} // a notification for this log
-	cancel  context.CancelFunc
-	done    chan struct{}
-	view    atomic.Pointer[appView]
-	caught  atomic.Bool  // read to the end at least once
-	finAt   atomic.Int64 // unix ns when the application ended (applicationEnd), 0 while running
+	measured measuredSplit // the node agents' energy divided among stages (measured.go)
+	key      string
+	rolling  bool // a rolling directory (eventlog_v2_…)
+	w        *Watcher
+	log      *slog.Logger
+	wake     chan struct{} // a notification for this log
+	cancel   context.CancelFunc
+	done     chan struct{}
+	view     atomic.Pointer[appView]
+	caught   atomic.Bool  // read to the end at least once
+	finAt    atomic.Int64 // unix ns when the application ended (applicationEnd), 0 while running
 	// finMTime is the log's modification time (unix ns) when found
 	// finished, to recognise it unchanged after retention dropped it.
 	finMTime atomic.Int64
@@ -191,6 +192,9 @@ func (a *trackedApp) publish(finished bool) {
 	v := buildView(&r, a.user, a.execs, !finished, a.w.cfg.SettleTimeout, a.lastBuild)
 	v.sql = sqlops.Summarize(r.SQL, a.w.cfg.SQLMaxOperators)
 	v.stages = buildStagesView(&r, a.w.cfg.MaxStages)
+	if r.Energy != nil && a.measured.update(&r, a.w.cfg.Measured) {
+		v.stages.applyMeasured(&a.measured)
+	}
 	a.settled.add(&r)
 	// A running application's settled counters are born at 0 when it is
 	// followed from before its first interval ended (else Prometheus may

@@ -46,6 +46,10 @@ type Config struct {
 	// MaxStages bounds the stage_id label of the spark_stage_* series per
 	// application: the most recent stages, the rest summed as "other".
 	MaxStages int
+	// Measured, when set, is a node agent's per-executor energy in the
+	// same process; stage and application energy then also come with
+	// source="measured".
+	Measured MeasuredEnergy
 }
 
 // DefaultConfig returns the documented defaults and no directory.

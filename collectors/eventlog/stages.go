@@ -52,6 +52,7 @@ type stageRow struct {
 	memSpill, diskSpill         float64
 	shuffleRead, shuffleWrite   float64
 	input, output, energyJoules float64
+	measuredJoules              float64 // of the node agents' measurement (measured.go)
 }
 
 // stagesView is an application's stage, job and energy figures.
@@ -61,6 +62,11 @@ type stagesView struct {
 	jobsEnded    [2]float64 // failed, succeeded
 	energyWh     float64
 	energySource string
+	// measured is set when a node agent in this process measured some of
+	// the application's executors: measuredWh and the rows' measuredJoules
+	// are then exported with source="measured".
+	measured   bool
+	measuredWh float64
 }
 
 // buildStagesView sums r's stage attempts per stage id, keeps the
@@ -158,6 +164,7 @@ func (row *stageRow) add(o *stageRow) {
 	row.input += o.input
 	row.output += o.output
 	row.energyJoules += o.energyJoules
+	row.measuredJoules += o.measuredJoules
 }
 
 // stageFamilies emit the stage, job and energy series; each family lists
@@ -201,6 +208,12 @@ var stageFamilies = []family{
 		if sv == nil || sv.energySource == "" {
 			return
 		}
+		if sv.measured { // "measured" sorts before "model"
+			src := labelPair("source", analysis.EnergySourceMeasured)
+			for _, r := range sv.rows {
+				p.send(ch, stageEnergy, r.measuredJoules, labelPair("stage_id", r.id), src)
+			}
+		}
 		src := labelPair("source", sv.energySource)
 		for _, r := range sv.rows {
 			p.send(ch, stageEnergy, r.energyJoules, labelPair("stage_id", r.id), src) // declared order: stage_id, source
@@ -225,9 +238,14 @@ var stageFamilies = []family{
 		}
 	}},
 	{m: appEnergy, emit: func(ch sink, p *appPairs, _ time.Time) {
-		if sv := p.v.stages; sv != nil && sv.energySource != "" {
-			p.send(ch, appEnergy, sv.energyWh, labelPair("source", sv.energySource))
+		sv := p.v.stages
+		if sv == nil || sv.energySource == "" {
+			return
 		}
+		if sv.measured {
+			p.send(ch, appEnergy, sv.measuredWh, labelPair("source", analysis.EnergySourceMeasured))
+		}
+		p.send(ch, appEnergy, sv.energyWh, labelPair("source", sv.energySource))
 	}},
 }
 
