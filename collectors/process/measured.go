@@ -19,7 +19,9 @@ type MeasuredEnergy struct {
 // RegisterSharingEnergy and to its reader.
 func NewMeasuredEnergy() *MeasuredEnergy { return &MeasuredEnergy{} }
 
-func (m *MeasuredEnergy) attach(a *Agent) {
+// Attach hands a to m: what RegisterSharingEnergy does once the collector is
+// built, and what a program running an Agent itself calls.
+func (m *MeasuredEnergy) Attach(a *Agent) {
 	m.mu.Lock()
 	m.agent = a
 	m.mu.Unlock()
@@ -57,7 +59,7 @@ func (m *MeasuredEnergy) ExecutorJoules(appID string) map[string]float64 {
 func RegisterSharingEnergy(cat *exporter.Catalog, d *discovery.Service, m *MeasuredEnergy) {
 	register(cat, d, func(a *Agent) {
 		if m != nil {
-			m.attach(a)
+			m.Attach(a)
 		}
 	})
 }

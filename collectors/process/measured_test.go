@@ -14,7 +14,7 @@ func TestMeasuredEnergyPerExecutor(t *testing.T) {
 	}
 	f := newFixture(t, "node", "rapl-unreadable")
 	a := f.agent(Options{})
-	m.attach(a)
+	m.Attach(a)
 	mustDiscover(t, a, t0)
 	mustSample(t, a, t0)
 	advanceTenSeconds(f)
