@@ -46,8 +46,10 @@ with the History Server's field meanings in base units. Each application keeps t
 task time by category 5, spill by medium 2, shuffle read, shuffle write, input, output and
 energy 1 each) and an application at most 16 × (50 + 1) = 816 of them, plus 8 job and
 energy series (the job-duration summary's 5, ` + "`spark_jobs_total`" + `'s 2,
-` + "`spark_app_energy_wh_total`" + `'s 1). Lower ` + "`--eventlog.max-stages`" + ` when many
-applications are followed at once.
+` + "`spark_app_energy_wh_total`" + `'s 1). The energy series exist only for logs with Executor
+CPU Time (15 per stage id and 7 more without), the job-duration summary once a finished job has times, and a node
+agent's measurement adds one series per stage id and one for the application (` + "`source=\"measured\"`" + `).
+Lower ` + "`--eventlog.max-stages`" + ` when many applications are followed at once.
 
 Energy comes from the event log alone (no plugin, no RAPL): a task's CPU time × the watts
 of one busy core (` + "`--energy.core-watts`" + `, default 4 W: CodeCarbon's
