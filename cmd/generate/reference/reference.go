@@ -62,7 +62,12 @@ TDP × (0.1 + 0.9 × load³) at zero load). ` + "`analyze`" + ` also gives gCO2e
 ` + "`--energy.carbon-intensity`" + ` (default 480 gCO2e/kWh, the world average of electricity
 generation in 2023 per Ember's Global Electricity Review 2024,
 https://ember-climate.org/insights/research/global-electricity-review-2024/; Ember counts lifecycle emissions of all gases as CO2e). Logs without
-Executor CPU Time (before Spark 2.1) get no energy. All series have ` + "`source=\"model\"`" + `.
+Executor CPU Time (before Spark 2.1) get no energy. These series have ` + "`source=\"model\"`" + `. When
+` + "`serve`" + ` also runs the node agent (` + "`--collector.process`" + `), each executor's measured
+` + "`spark_executor_energy_joules_total`" + ` (RAPL or load × TDP) is divided among its stages by the task CPU
+time each gained on it since the previous view (energy measured while no task of the executor ended waits for the
+next one) and exported beside the model with ` + "`source=\"measured\"`" + `; only executors on nodes of that
+process are measured.
 
 ## OTLP
 
