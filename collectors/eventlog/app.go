@@ -25,17 +25,16 @@ const refreshEvery = 5 * time.Second
 // Only that goroutine touches the follower, the analysis and the totals;
 // others read the published view.
 type trackedApp struct {
-	measured measuredSplit // the node agents' energy divided among stages (measured.go)
-	key      string
-	rolling  bool // a rolling directory (eventlog_v2_…)
-	w        *Watcher
-	log      *slog.Logger
-	wake     chan struct{} // a notification for this log
-	cancel   context.CancelFunc
-	done     chan struct{}
-	view     atomic.Pointer[appView]
-	caught   atomic.Bool  // read to the end at least once
-	finAt    atomic.Int64 // unix ns when the application ended (applicationEnd), 0 while running
+	key     string
+	rolling bool // a rolling directory (eventlog_v2_…)
+	w       *Watcher
+	log     *slog.Logger
+	wake    chan struct{} // a notification for this log
+	cancel  context.CancelFunc
+	done    chan struct{}
+	view    atomic.Pointer[appView]
+	caught  atomic.Bool  // read to the end at least once
+	finAt   atomic.Int64 // unix ns when the application ended (applicationEnd), 0 while running
 	// finMTime is the log's modification time (unix ns) when found
 	// finished, to recognise it unchanged after retention dropped it.
 	finMTime atomic.Int64
@@ -70,6 +69,10 @@ type trackedApp struct {
 	// replaced is the view of the generation before the log was rewritten,
 	// until the new generation shows which application it is.
 	replaced *appView
+
+	// measured is the node agents' energy divided among the stages
+	// (measured.go).
+	measured measuredSplit
 }
 
 func newTrackedApp(w *Watcher, l sparklog.Log) *trackedApp {
