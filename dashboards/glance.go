@@ -51,7 +51,8 @@ func Glance() (dashboard.Dashboard, error) {
 			query("A", `sum by (executor_id) (rate(spark_executor_energy_joules_total`+sel(app)+`[$__rate_interval]))`, "executor {{executor_id}}"))).
 		WithPanel(series(&n, "Energy of the application", "watth", 8,
 			query("A", ofSelected(alerts.AppEnergyWh+`{`+app+`}`, app), "sparkglance (all nodes)"),
-			query("B", `spark_plugin_energy_total_wh`+sel(app), "ccspark plugin"))).
+			query("B", `spark_plugin_energy_total_wh`+sel(app), "ccspark plugin"),
+			query("C", `sum(spark_app_energy_wh_total`+sel(app)+`)`, "event log (CPU time × watts per core)"))).
 		WithPanel(table.NewPanelBuilder().Id(n.id()).Footer(noFooter()).Title("CPU TDP and its source").
 			Description("The TDP the node agent charges per node: from --energy.tdp-watts (flag), the CPU power table (table) or the 85 W default.").
 			Datasource(datasource).Height(8).Span(8).Unit("watt").
@@ -71,6 +72,18 @@ sum by (executor_id) (rate(spark_thread_samples_total`+sel(app)+`[$__rate_interv
 			query("A", `spark_metrics_executor_metrics_jvm_heap_memory_bytes`+sel(app), "executor {{executor_id}}"))).
 		WithPanel(series(&n, "GC time share", "percentunit", 12,
 			query("A", `rate(spark_metrics_executor_metrics_total_gc_time_seconds_total`+sel(app)+`[$__rate_interval])`, "executor {{executor_id}}")))
+
+	// Per-stage series are bounded by --eventlog.max-stages (older stages
+	// summed as stage_id="other"), so topk over them stays cheap.
+	b = b.WithRow(dashboard.NewRowBuilder("Stages").Id(n.id())).
+		WithPanel(series(&n, "Top stages by task time", "s", 6,
+			query("A", `topk(10, sum by (stage_id) (increase(spark_stage_task_time_seconds_total`+sel(app, `category="run"`)+`[$__range])))`, "stage {{stage_id}}"))).
+		WithPanel(series(&n, "Top stages by spill", "bytes", 6,
+			query("A", `topk(10, sum by (stage_id) (increase(spark_stage_spill_bytes_total`+sel(app)+`[$__range])))`, "stage {{stage_id}}"))).
+		WithPanel(series(&n, "Top stages by shuffle", "bytes", 6,
+			query("A", `topk(10, sum by (stage_id) (increase(spark_stage_shuffle_read_bytes_total`+sel(app)+`[$__range]) + increase(spark_stage_shuffle_write_bytes_total`+sel(app)+`[$__range])))`, "stage {{stage_id}}"))).
+		WithPanel(series(&n, "Top stages by energy", "joule", 6,
+			query("A", `topk(10, sum by (stage_id) (increase(spark_stage_energy_joules_total`+sel(app)+`[$__range])))`, "stage {{stage_id}}")))
 
 	b = b.WithRow(dashboard.NewRowBuilder("SQL operators").Id(n.id())).
 		WithPanel(series(&n, "Top operators by time", "percentunit", 8,

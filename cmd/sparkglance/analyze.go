@@ -45,6 +45,7 @@ func newAnalyzeCommand(cmd *kingpin.CmdClause) *analyzeCommand {
 	c.cpus = cmd.Flag("cpus", "Count a constant N cores instead of the executors' (0: from the log).").Default("0").Int()
 	c.parallel = cmd.Flag("parallel", "Logs read at once (0: one per core, GOMAXPROCS). The output is the same, in the same order, whatever the number.").Default("0").Int()
 	eventlog.RegisterFindingFlags(cmd, &c.cfg)
+	eventlog.RegisterEnergyFlags(cmd, &c.cfg.Energy)
 	return c
 }
 
@@ -71,6 +72,9 @@ func (c *analyzeCommand) run(ctx context.Context) error {
 func (c *analyzeCommand) readAll(ctx context.Context, command string) (docs []appdoc.Doc, status, err error) {
 	cfg := c.cfg
 	cfg.CPUs = *c.cpus
+	if err := eventlog.CheckEnergyModel(cfg.Energy); err != nil {
+		return nil, nil, usageErrorf("%v", err)
+	}
 	if *c.interval == "stages" {
 		cfg.StageBorders = true
 	} else {

@@ -29,7 +29,11 @@ func newWiring() *wiring {
 	w := &wiring{catalog: exporter.NewCatalog(), discovery: discovery.NewService(), claims: eventlog.NewClaims()}
 	w.eventlog = eventlog.Register(w.catalog, w.claims) // eventlog: Spark event logs, per-application analysis
 	spark.Register(w.catalog, w.claims)                 // spark: /metrics/json and /api/v1
-	process.Register(w.catalog, w.discovery)            // process: node agent, JVM CPU load and energy
-	stacks.Register(w.catalog, w.discovery)             // stacks: JVM thread dumps, blocked ratio, profiles API
+	// The node agent's per-executor energy, divided among stages by the
+	// event-log collector when both run in this process.
+	measured := process.NewMeasuredEnergy()
+	w.eventlog.Measured = measured
+	process.RegisterSharingEnergy(w.catalog, w.discovery, measured) // process: node agent, JVM CPU load and energy
+	stacks.Register(w.catalog, w.discovery)                         // stacks: JVM thread dumps, blocked ratio, profiles API
 	return w
 }

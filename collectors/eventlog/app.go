@@ -73,6 +73,10 @@ type trackedApp struct {
 	// replaced is the view of the generation before the log was rewritten,
 	// until the new generation shows which application it is.
 	replaced *appView
+
+	// measured is the node agents' energy divided among the stages
+	// (measured.go).
+	measured measuredSplit
 }
 
 func newTrackedApp(w *Watcher, l sparklog.Log) *trackedApp {
@@ -252,6 +256,10 @@ func (a *trackedApp) publish(finished bool) {
 	a.lastBuild, a.dirty = time.Now(), false
 	v := buildView(&r, a.user, a.execs, !finished, a.w.cfg.SettleTimeout, a.lastBuild)
 	v.sql = sqlops.Summarize(r.SQL, a.w.cfg.SQLMaxOperators)
+	v.stages = buildStagesView(&r, a.w.cfg.MaxStages)
+	if r.Energy != nil && a.measured.update(&r, a.w.cfg.Measured) {
+		v.stages.applyMeasured(&a.measured)
+	}
 	a.settled.add(&r)
 	// A running application's settled counters are born at 0 when it is
 	// followed from before its first interval ended (else Prometheus may

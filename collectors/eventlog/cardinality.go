@@ -252,11 +252,11 @@ func (v *appView) withExecutors(execs []execView, summaries *execSummaries, iv *
 	settled.spill = settledSpill
 	return &appView{
 		appID: v.appID, appName: v.appName, attemptID: v.attemptID, sparkVersion: v.sparkVersion, user: v.user,
-		start: v.start, end: v.end, ended: v.ended, running: v.running, lastEventMs: v.lastEventMs,
+		start: v.start, startMs: v.startMs, end: v.end, ended: v.ended, running: v.running, lastEventMs: v.lastEventMs,
 		cores: v.cores, coreSeconds: v.coreSeconds, activeTasks: v.activeTasks, tasks: v.tasks,
 		interval: iv, settled: settled,
 		activeStages: v.activeStages, findings: v.findings,
 		executors: execs, execSummary: summaries,
-		sql: v.sql,
+		sql: v.sql, streaming: v.streaming, stages: v.stages,
 	}
 }

@@ -292,7 +292,7 @@ var families = append([]family{
 	sqlOperatorFamily(sqlOpTime, func(o *sqlops.OperatorTotals) float64 { return o.TimeSeconds }),
 	sqlOperatorFamily(sqlOpSpill, func(o *sqlops.OperatorTotals) float64 { return o.SpillBytes }),
 	sqlOperatorFamily(sqlOpPeakMemory, func(o *sqlops.OperatorTotals) float64 { return o.PeakMemoryBytes }),
-}, append(executorSummaryFamilies, streamingFamilies...)...)
+}, slices.Concat(executorSummaryFamilies, streamingFamilies, stageFamilies)...)
 
 // sqlStatuses are sqlops' execution statuses in label order.
 var sqlStatuses = []string{sqlops.StatusCompleted, sqlops.StatusFailed, sqlops.StatusRunning}

@@ -59,6 +59,13 @@ type Config struct {
 	// ObjectRequestsPerScan bounds the listing requests of one scan of an
 	// object-store location; a longer listing goes on at the next scan.
 	ObjectRequestsPerScan int
+	// MaxStages bounds the stage_id label of the spark_stage_* series per
+	// application: the most recent stages, the rest summed as "other".
+	MaxStages int
+	// Measured, when set, is a node agent's per-executor energy in the
+	// same process; stage and application energy then also come with
+	// source="measured".
+	Measured MeasuredEnergy
 }
 
 // DefaultConfig returns the documented defaults and no directory.
@@ -78,6 +85,7 @@ func DefaultConfig() Config {
 
 		ScanInterval:          30 * time.Second,
 		ObjectRequestsPerScan: 100,
+		MaxStages:             DefaultMaxStages,
 	}
 }
 
@@ -111,6 +119,12 @@ func (c Config) validate() error {
 		errs = append(errs, err)
 	}
 	if err := c.validateCardinality(); err != nil {
+		errs = append(errs, err)
+	}
+	if c.MaxStages <= 0 {
+		errs = append(errs, fmt.Errorf("--eventlog.max-stages %d must be positive", c.MaxStages))
+	}
+	if err := CheckEnergyModel(c.Analysis.Energy); err != nil {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
@@ -149,5 +163,8 @@ func declareFlags(g exporter.FlagGroup, c *Config) {
 		Default(d.ExecutorMetrics).EnumVar(&c.ExecutorMetrics, ExecutorMetricsAll, ExecutorMetricsSummary, ExecutorMetricsNone)
 	g.Flag("eventlog.max-executors-per-app", "With --eventlog.executor-metrics=all, most executors exported per application: the busiest by task time keep their series, the rest are summed as executor_id=\"other\" (0: no limit).").
 		Default(fmt.Sprint(d.MaxExecutorsPerApp)).IntVar(&c.MaxExecutorsPerApp)
+	g.Flag("eventlog.max-stages", "Stages kept per application in the spark_stage_* series (the most recent; older ones summed as stage_id=\"other\").").
+		Default(fmt.Sprint(d.MaxStages)).IntVar(&c.MaxStages)
 	RegisterFindingFlags(g, &c.Analysis)
+	RegisterEnergyFlags(g, &c.Analysis.Energy)
 }

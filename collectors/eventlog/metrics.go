@@ -1,6 +1,8 @@
 package eventlog
 
 import (
+	"slices"
+
 	"github.com/prometheus/client_golang/prometheus"
 
 	sm "github.com/sparkglance/sparkglance/internal/metricschema"
@@ -82,5 +84,5 @@ func metricTable() []*Metric {
 		sqlExecutions, sqlDuration, sqlOpTime, sqlOpSpill, sqlOpPeakMemory,
 		appExecTaskTime, appExecSpill, appExecShuffleRead, appExecShuffleWrite, appExecInput, appExecOutput,
 		selfApps, selfBytes, selfEvents, selfErrors, selfSkipped, selfLag, selfShardInfo, selfBacklog, selfObjectRequests,
-	}, streamingMetricTable()...)
+	}, slices.Concat(streamingMetricTable(), stageMetrics)...)
 }

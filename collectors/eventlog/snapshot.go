@@ -37,6 +37,7 @@ type appView struct {
 	sql sqlops.Summary // SQL executions and operators, top operators by time
 
 	streaming []streamingView // Structured Streaming queries, by id
+	stages    *stagesView     // stage, job and energy series (stages.go); nil before the first build
 
 	// The view's series, one part per family, built at the first scrape
 	// that needs them (families.go).
@@ -51,7 +52,7 @@ func (v *appView) asEnded() *appView {
 		appID: v.appID, appName: v.appName, attemptID: v.attemptID, sparkVersion: v.sparkVersion, user: v.user,
 		start: v.start, startMs: v.startMs, end: v.end, ended: v.ended, lastEventMs: v.lastEventMs,
 		coreSeconds: v.coreSeconds, tasks: v.tasks, interval: v.interval,
-		findings: v.findings, sql: v.sql, execSummary: v.execSummary, streaming: v.streaming,
+		findings: v.findings, sql: v.sql, execSummary: v.execSummary, streaming: v.streaming, stages: v.stages,
 	}
 	for _, ex := range v.executors {
 		ex.live, ex.cores, ex.activeTasks = false, 0, 0

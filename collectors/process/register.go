@@ -14,7 +14,10 @@ import (
 // host's PID namespace). Its --path.procfs and --process.* flags fill
 // d.Options whether or not it is enabled, since the stack sampler's
 // discovery uses them too.
-func Register(cat *exporter.Catalog, d *discovery.Service) {
+func Register(cat *exporter.Catalog, d *discovery.Service) { register(cat, d, nil) }
+
+// register adds the collector; built, if not nil, receives the agent.
+func register(cat *exporter.Catalog, d *discovery.Service, built func(*Agent)) {
 	var opts Options
 	cat.Register("process", false, func(logger *slog.Logger) (exporter.Collector, error) {
 		scanner, err := d.SamplerScanner(logger)
@@ -27,6 +30,9 @@ func Register(cat *exporter.Catalog, d *discovery.Service) {
 		a, err := newAgent(o, scanner, logger)
 		if err != nil {
 			return nil, err
+		}
+		if built != nil {
+			built(a)
 		}
 		return NewCollector(a), nil
 	},

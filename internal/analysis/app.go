@@ -35,6 +35,7 @@ type App struct {
 	stages   map[stageKey]*stage
 	attempts map[int][]int // stage id → its attempt ids in stages
 	jobs     map[int][]int // job id → stage ids (to mark pending stages skipped at job end)
+	jobLog   jobLog        // every job with its times and status, for the job series
 	// stagesVisited counts stage attempts looked at by job ends, so that
 	// tests can check a job end costs its own stages, not all stages.
 	stagesVisited int64
@@ -192,9 +193,11 @@ func (a *App) AddAt(pos sparklog.Position, ev sparklog.Event) {
 	case *sparklog.JobStart:
 		a.seen(e.SubmissionTime)
 		a.jobStart(e)
+		a.jobLog.start(e.JobID, e.SubmissionTime, a.jobs[e.JobID])
 		a.sql.Add(e)
 	case *sparklog.JobEnd:
 		a.seen(e.CompletionTime)
+		a.jobLog.end(e.JobID, e.CompletionTime, e.Result)
 		a.jobEnd(e)
 		a.sql.Add(e)
 	case *sparklog.StageSubmitted:

@@ -44,6 +44,9 @@ type Config struct {
 	// StreamingMaxQueries bounds the streaming queries analysed per
 	// application; 0 means DefaultStreamingMaxQueries.
 	StreamingMaxQueries int
+	// Energy turns CPU time into energy and carbon; the zero value means
+	// DefaultEnergyModel().
+	Energy EnergyModel
 }
 
 // Thresholds holds every finding's trigger. DefaultThresholds is the one
@@ -96,6 +99,7 @@ func DefaultConfig() Config {
 		SQLThresholds:       sqlops.DefaultThresholds(),
 		SQLMaxPlanNodes:     sqlops.DefaultMaxPlanNodes,
 		StreamingMaxQueries: DefaultStreamingMaxQueries,
+		Energy:              DefaultEnergyModel(),
 	}
 }
 

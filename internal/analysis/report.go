@@ -41,6 +41,13 @@ type Report struct {
 	// WhatIf predicts the wall time with other executor counts and gives
 	// the critical path; nil when no stage ran.
 	WhatIf *WhatIf `json:"whatIf,omitempty"`
+	// Jobs lists the jobs, newest first (at most 1000, the oldest finished
+	// dropped first); JobCounts counts them all by status.
+	Jobs      []Job     `json:"jobs"`
+	JobCounts JobCounts `json:"jobCounts"`
+	// Energy is the energy and carbon the tasks' CPU time stands for; nil
+	// for logs without Executor CPU Time.
+	Energy *Energy `json:"energy"`
 	// StageRetries lists the stages that ran more than one attempt or hit
 	// fetch failures.
 	StageRetries []StageRetries `json:"stageRetries"`
@@ -116,6 +123,10 @@ func (a *App) Report() Report {
 	r.Stages = a.reportStages()
 	r.Executors = a.reportExecutors(max(end-a.start, 0)) // an end before the start (broken clock) is no negative run time
 	r.SQL = a.sql.Executions()
+	r.Jobs, r.JobCounts = a.jobLog.report(), a.jobLog.counts
+	if a.hasCPUTime { // without task CPU time every core would read idle
+		r.Energy = a.energy(&r)
+	}
 	r.WhatIf = a.whatIf(&r)
 	r.StageRetries = a.stageRetries()
 	r.Driver = a.driverMemory()

@@ -69,6 +69,9 @@ type ExecutorStageSummary struct {
 	MemoryBytesSpilled  int64      `json:"memoryBytesSpilled"`
 	DiskBytesSpilled    int64      `json:"diskBytesSpilled"`
 	TaskDurations       *Quantiles `json:"taskDurations,omitempty"`
+	// ExecutorCPUTime (ns) is not in Spark's summary: the live exporter
+	// divides an executor's measured energy among its stages by it.
+	ExecutorCPUTime int64 `json:"executorCpuTime"`
 }
 
 func (a *App) reportStages() []Stage {
@@ -116,6 +119,7 @@ func (st *stage) report() Stage {
 			ShuffleRead: em.remoteBytes + em.localBytes, ShuffleReadRecords: em.readRecords,
 			ShuffleWrite: em.writeBytes, ShuffleWriteRecords: em.writeRecords,
 			MemoryBytesSpilled: em.memSpilled, DiskBytesSpilled: em.diskSpilled,
+			ExecutorCPUTime: em.cpuTime,
 		}
 		if q, ok := es.durations.summary(); ok {
 			e.TaskDurations = &q

@@ -48,6 +48,7 @@ func WriteText(w io.Writer, r Report) error {
 	if t.MemoryBytesSpill > 0 || t.DiskBytesSpill > 0 {
 		fmt.Fprintf(bw, "spilled %s from memory, %s to disk\n", fmtBytes(t.MemoryBytesSpill), fmtBytes(t.DiskBytesSpill))
 	}
+	writeEnergy(bw, r)
 	if !r.CPUTimeAvailable {
 		fmt.Fprintln(bw, "(this log has no Executor CPU Time: efficiency cannot be measured; the chart shows busy task time instead)")
 	}

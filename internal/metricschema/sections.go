@@ -27,6 +27,11 @@ func Sections() []Section {
 			StageActive, AppFinding,
 			SQLExecutions, SQLExecutionDuration, SQLOperatorTime, SQLOperatorSpillBytes, SQLOperatorPeakMemoryBytes,
 		}},
+		{Collector: CollectorEventlog, Title: "Stages, jobs and energy (collector `eventlog`)", Metrics: []*Metric{
+			StageDuration, StageTasksTotal, StageTaskTime, StageSpillBytes,
+			StageShuffleReadBytes, StageShuffleWriteBytes, StageInputBytes, StageOutputBytes, StageEnergy,
+			JobDuration, JobsTotal, AppEnergy,
+		}},
 		{Collector: CollectorEventlog, Title: "Executors (collector `eventlog`)", Metrics: []*Metric{
 			ExecutorCores, ExecutorActiveTasks, ExecutorTaskTime, ExecutorSpillBytes, ExecutorIntervalSpillBytes, ExecutorSettledSpillBytes,
 			ExecutorShuffleReadBytes, ExecutorShuffleWriteBytes, ExecutorInputBytes, ExecutorOutputBytes,

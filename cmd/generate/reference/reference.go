@@ -37,6 +37,38 @@ its own schedule) are as of the latest poll, by default at most
 ` + "`--eventlog.poll-interval`" + ` (1s) old. Node-agent series (` + "`process`" + `,
 ` + "`stacks`" + `) carry ` + "`app_id`" + ` and ` + "`executor_id`" + ` but no ` + "`app_name`" + `.
 
+## Stages, jobs and energy: series per application
+
+The ` + "`spark_stage_*`" + ` families carry one ` + "`stage_id`" + ` per stage (its attempts summed),
+with the History Server's field meanings in base units. Each application keeps the
+` + "`--eventlog.max-stages`" + ` (default 50) newest stage ids and sums the older ones under
+` + "`stage_id=\"other\"`" + `, so a stage id costs 16 series (duration 1, tasks by status 3,
+task time by category 5, spill by medium 2, shuffle read, shuffle write, input, output and
+energy 1 each) and an application at most 16 × (50 + 1) = 816 of them, plus 8 job and
+energy series (the job-duration summary's 5, ` + "`spark_jobs_total`" + `'s 2,
+` + "`spark_app_energy_wh_total`" + `'s 1). The energy series exist only for logs with Executor
+CPU Time (15 per stage id and 7 more without), the job-duration summary once a finished job has times, and a node
+agent's measurement adds one series per stage id and one for the application (` + "`source=\"measured\"`" + `).
+Lower ` + "`--eventlog.max-stages`" + ` when many applications are followed at once.
+
+Energy comes from the event log alone (no plugin, no RAPL): a task's CPU time × the watts
+of one busy core (` + "`--energy.core-watts`" + `, default 4 W: CodeCarbon's
+` + "`DEFAULT_POWER_PER_CORE`" + ` for a CPU missing from its table, mlco2/codecarbon
+` + "`codecarbon/core/cpu.py`" + `; for a known CPU use its TDP from
+` + "`collectors/process/cpu_power.csv`" + ` divided by its hardware threads), summed per stage,
+job, executor and application. The application adds its allocated but idle core time
+× the core watts × ` + "`--energy.idle-ratio`" + ` (default 0.1: CodeCarbon's load curve
+TDP × (0.1 + 0.9 × load³) at zero load). ` + "`analyze`" + ` also gives gCO2e at
+` + "`--energy.carbon-intensity`" + ` (default 480 gCO2e/kWh, the world average of electricity
+generation in 2023 per Ember's Global Electricity Review 2024,
+https://ember-climate.org/insights/research/global-electricity-review-2024/; Ember counts lifecycle emissions of all gases as CO2e). Logs without
+Executor CPU Time (before Spark 2.1) get no energy. These series have ` + "`source=\"model\"`" + `. When
+` + "`serve`" + ` also runs the node agent (` + "`--collector.process`" + `), each executor's measured
+` + "`spark_executor_energy_joules_total`" + ` (RAPL or load × TDP) is divided among its stages by the task CPU
+time each gained on it since the previous view (energy measured while no task of the executor ended waits for the
+next one) and exported beside the model with ` + "`source=\"measured\"`" + `; only executors on nodes of that
+process are measured.
+
 ## OTLP
 
 The OTLP push (` + "`--otlp.endpoint`" + `) sends exactly the metrics of a scrape,

@@ -480,7 +480,9 @@
       kpi(wasted == null ? "n/a" : wasted.toFixed(1), "wasted core-hours", "available core time minus task CPU time", "wasted") +
       kpi(num(t.tasks), "tasks") +
       kpi(bytes(t.diskBytesSpilled), "disk spill") +
-      (doc.energyJoules > 0 ? kpi(num(doc.energyJoules / 3.6e6, 2) + " kWh", "energy (estimate)") : "") +
+      (doc.energy && doc.cpuTimeAvailable ? kpi(wattHours(doc.energy.wattHours), "energy (" + esc(doc.energy.source) + ")",
+        `task CPU × ${doc.energy.model.coreWatts} W per core, idle cores × ${pct(doc.energy.model.idleRatio)} of it`, "energy") +
+        kpi(grams(doc.energy.carbonGrams), "CO2e", `at ${doc.energy.model.carbonIntensityGPerKWh} gCO2e/kWh`, "carbon") : "") +
       `</div>`;
   }
 
@@ -622,8 +624,13 @@
     for (let j = changed.length - 1; j >= 0; j--) old[changed[j]].replaceWith(fresh[j]);
   }
 
+  // Energy in Wh (kWh, MWh) and CO2e in g (kg, t), three digits.
+  function wattHours(wh) { return wh >= 1e6 ? (wh / 1e6).toPrecision(3) + " MWh" : wh >= 1e3 ? (wh / 1e3).toPrecision(3) + " kWh" : (wh || 0).toPrecision(3) + " Wh"; }
+  function grams(g) { return g >= 1e6 ? (g / 1e6).toPrecision(3) + " t" : g >= 1e3 ? (g / 1e3).toPrecision(3) + " kg" : (g || 0).toPrecision(3) + " g"; }
+
   function renderTables(doc) {
-    const stages = (doc.stages || []).map(s => Object.assign({ __key: s.stageId + "." + s.attemptId }, s));
+    const stageJoules = new Map(((doc.energy && doc.energy.stages) || []).map(e => [e.stageId + "." + e.attemptId, e.joules]));
+    const stages = (doc.stages || []).map(s => Object.assign({ __key: s.stageId + "." + s.attemptId, __joules: stageJoules.get(s.stageId + "." + s.attemptId) || 0 }, s));
     const sdur = s => (s.submissionTime > 0 ? (s.completionTime > 0 ? s.completionTime : doc.end) - s.submissionTime : -1);
     const statusBadge = s => `<span class="badge ${s.status === "FAILED" ? "failed" : s.status === "ACTIVE" ? "running" : ""}">${esc(s.status)}</span>`;
     table(document.getElementById("stages"), `Stages (${stages.length} attempts)`, stages, [
@@ -642,7 +649,8 @@
       ["Shuffle write", s => s.shuffleWriteBytes, s => bytes(s.shuffleWriteBytes)],
       ["Spill (memory)", s => s.memoryBytesSpilled, s => bytes(s.memoryBytesSpilled)],
       ["Spill (disk)", s => s.diskBytesSpilled, s => bytes(s.diskBytesSpilled)],
-    ], "Times as the History Server shows them; click a column to sort.",
+      ["Energy", s => s.__joules, s => (doc.cpuTimeAvailable ? wattHours(s.__joules / 3600) : "n/a")],
+    ], "Times as the History Server shows them; energy is CPU time × watts per core; click a column to sort.",
     // A running stage's duration is counted to the document's end.
     s => JSON.stringify(s) + (s.completionTime > 0 ? "" : doc.end) + "@" + doc.start);
     const execs = (doc.executors || []).map(e => Object.assign({ __key: e.id }, e));

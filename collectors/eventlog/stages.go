@@ -1,0 +1,277 @@
+package eventlog
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/sparkglance/sparkglance/internal/analysis"
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
+)
+
+// DefaultMaxStages is --eventlog.max-stages: stage ids kept per
+// application in the spark_stage_* series.
+const DefaultMaxStages = 50
+
+// otherStage is the stage_id of the stages beyond --eventlog.max-stages.
+const otherStage = "other"
+
+var (
+	stageDuration     = of(sm.StageDuration)
+	stageTasks        = of(sm.StageTasksTotal)
+	stageTaskTime     = of(sm.StageTaskTime)
+	stageSpill        = of(sm.StageSpillBytes)
+	stageShuffleRead  = of(sm.StageShuffleReadBytes)
+	stageShuffleWrite = of(sm.StageShuffleWriteBytes)
+	stageInput        = of(sm.StageInputBytes)
+	stageOutput       = of(sm.StageOutputBytes)
+	stageEnergy       = of(sm.StageEnergy)
+	jobDuration       = of(sm.JobDuration)
+	jobsTotal         = of(sm.JobsTotal)
+	appEnergy         = of(sm.AppEnergy)
+)
+
+// stageMetrics are the families of this file, in metricTable order.
+var stageMetrics = []*Metric{
+	stageDuration, stageTasks, stageTaskTime, stageSpill, stageShuffleRead, stageShuffleWrite,
+	stageInput, stageOutput, stageEnergy, jobDuration, jobsTotal, appEnergy,
+}
+
+// stageRow is one stage id's figures (its attempts summed), or those of
+// every stage beyond the limit.
+type stageRow struct {
+	id                          string
+	duration                    float64
+	tasks                       [3]float64                       // success, failed, killed
+	taskTime                    [len(taskTimeCategories)]float64 // cpu, shuffle, serde, gc, run (seconds)
+	memSpill, diskSpill         float64
+	shuffleRead, shuffleWrite   float64
+	input, output, energyJoules float64
+	measuredJoules              float64 // of the node agents' measurement (measured.go)
+}
+
+// stagesView is an application's stage, job and energy figures.
+type stagesView struct {
+	rows         []stageRow // by stage_id as a string, the order series sort in
+	jobDurations []float64  // finished jobs, seconds
+	jobsEnded    [2]float64 // failed, succeeded
+	energyWh     float64
+	energySource string
+	// measured is set when a node agent in this process measured some of
+	// the application's executors: measuredWh and the rows' measuredJoules
+	// are then exported with source="measured".
+	measured   bool
+	measuredWh float64
+}
+
+// buildStagesView sums r's stage attempts per stage id, keeps the
+// maxStages most recent ids (stage ids grow with submission) and sums the
+// others into "other".
+func buildStagesView(r *analysis.Report, maxStages int) *stagesView {
+	byID := map[int]*stageRow{}
+	for i := range r.Stages {
+		s := &r.Stages[i]
+		row := byID[s.StageID]
+		if row == nil {
+			row = &stageRow{id: strconv.Itoa(s.StageID)}
+			byID[s.StageID] = row
+		}
+		addStage(row, s, r.LastEventTime)
+	}
+	if e := r.Energy; e != nil {
+		for _, se := range e.Stages {
+			if row := byID[se.StageID]; row != nil {
+				row.energyJoules += se.Joules
+			}
+		}
+	}
+	ids := make([]int, 0, len(byID))
+	for id := range byID {
+		ids = append(ids, id)
+	}
+	slices.SortFunc(ids, func(a, b int) int { return cmp.Compare(b, a) }) // newest first
+	v := &stagesView{}
+	var other *stageRow
+	for i, id := range ids {
+		row := byID[id]
+		if i < maxStages {
+			v.rows = append(v.rows, *row)
+			continue
+		}
+		if other == nil {
+			other = &stageRow{id: otherStage}
+		}
+		other.add(row)
+	}
+	if other != nil {
+		v.rows = append(v.rows, *other)
+	}
+	slices.SortFunc(v.rows, func(a, b stageRow) int { return strings.Compare(a.id, b.id) })
+	for i := range r.Jobs {
+		if j := &r.Jobs[i]; j.Status != analysis.JobRunning && j.SubmissionTime > 0 && j.CompletionTime >= j.SubmissionTime {
+			v.jobDurations = append(v.jobDurations, float64(j.DurationMs())/1e3)
+		}
+	}
+	v.jobsEnded = [2]float64{float64(r.JobCounts.Failed), float64(r.JobCounts.Succeeded)}
+	if e := r.Energy; e != nil {
+		v.energyWh, v.energySource = e.WattHours, e.Source
+	}
+	return v
+}
+
+// addStage adds one attempt in the History Server's fields and units.
+func addStage(row *stageRow, s *analysis.Stage, lastEvent int64) {
+	if s.SubmissionTime > 0 {
+		end := s.CompletionTime
+		if end == 0 && s.Status == analysis.StatusActive {
+			end = lastEvent
+		}
+		row.duration += float64(max(end-s.SubmissionTime, 0)) / 1e3
+	}
+	row.tasks[0] += float64(s.NumCompleteTasks)
+	row.tasks[1] += float64(s.NumFailedTasks)
+	row.tasks[2] += float64(s.NumKilledTasks)
+	row.taskTime[taskTimeIndex["cpu"]] += float64(s.ExecutorCPUTime) / 1e9
+	row.taskTime[taskTimeIndex["shuffle"]] += float64(s.ShuffleFetchWaitTime)/1e3 + float64(s.ShuffleWriteTime)/1e9
+	row.taskTime[taskTimeIndex["serde"]] += float64(s.ExecutorDeserializeCPUTime)/1e9 + float64(s.ResultSerializationTime)/1e3
+	row.taskTime[taskTimeIndex["gc"]] += float64(s.JVMGCTime) / 1e3
+	row.taskTime[taskTimeIndex["run"]] += float64(s.ExecutorRunTime) / 1e3
+	row.memSpill += float64(s.MemoryBytesSpilled)
+	row.diskSpill += float64(s.DiskBytesSpilled)
+	row.shuffleRead += float64(s.ShuffleReadBytes)
+	row.shuffleWrite += float64(s.ShuffleWriteBytes)
+	row.input += float64(s.InputBytes)
+	row.output += float64(s.OutputBytes)
+}
+
+func (row *stageRow) add(o *stageRow) {
+	row.duration += o.duration
+	for i := range row.tasks {
+		row.tasks[i] += o.tasks[i]
+	}
+	for i := range row.taskTime {
+		row.taskTime[i] += o.taskTime[i]
+	}
+	row.memSpill += o.memSpill
+	row.diskSpill += o.diskSpill
+	row.shuffleRead += o.shuffleRead
+	row.shuffleWrite += o.shuffleWrite
+	row.input += o.input
+	row.output += o.output
+	row.energyJoules += o.energyJoules
+	row.measuredJoules += o.measuredJoules
+}
+
+// stageFamilies emit the stage, job and energy series; each family lists
+// its series in label-value order (category/medium/source < stage_id <
+// status).
+var stageFamilies = []family{
+	stageFamily(stageDuration, func(r *stageRow) float64 { return r.duration }),
+	{m: stageTasks, emit: func(ch sink, p *appPairs, _ time.Time) {
+		for _, r := range p.stageRows() {
+			id := labelPair("stage_id", r.id)
+			for _, status := range [...]string{"failed", "killed", "success"} {
+				p.send(ch, stageTasks, r.tasks[statusIndex[status]], id, statusPairs[status])
+			}
+		}
+	}},
+	{m: stageTaskTime, emit: func(ch sink, p *appPairs, _ time.Time) {
+		rows := p.stageRows()
+		ids := stageIDPairs(rows)
+		for _, c := range [...]string{"cpu", "gc", "run", "serde", "shuffle"} {
+			for i := range rows {
+				p.send(ch, stageTaskTime, rows[i].taskTime[taskTimeIndex[c]], ids[i], taskTimePairs[c])
+			}
+		}
+	}},
+	{m: stageSpill, emit: func(ch sink, p *appPairs, _ time.Time) {
+		rows := p.stageRows()
+		ids := stageIDPairs(rows)
+		for i := range rows {
+			p.send(ch, stageSpill, rows[i].diskSpill, ids[i], mediumPairs["disk"])
+		}
+		for i := range rows {
+			p.send(ch, stageSpill, rows[i].memSpill, ids[i], mediumPairs["memory"])
+		}
+	}},
+	stageFamily(stageShuffleRead, func(r *stageRow) float64 { return r.shuffleRead }),
+	stageFamily(stageShuffleWrite, func(r *stageRow) float64 { return r.shuffleWrite }),
+	stageFamily(stageInput, func(r *stageRow) float64 { return r.input }),
+	stageFamily(stageOutput, func(r *stageRow) float64 { return r.output }),
+	{m: stageEnergy, emit: func(ch sink, p *appPairs, _ time.Time) {
+		sv := p.v.stages
+		if sv == nil || sv.energySource == "" {
+			return
+		}
+		if sv.measured { // "measured" sorts before "model"
+			src := labelPair("source", analysis.EnergySourceMeasured)
+			for _, r := range sv.rows {
+				p.send(ch, stageEnergy, r.measuredJoules, labelPair("stage_id", r.id), src)
+			}
+		}
+		src := labelPair("source", sv.energySource)
+		for _, r := range sv.rows {
+			p.send(ch, stageEnergy, r.energyJoules, labelPair("stage_id", r.id), src) // declared order: stage_id, source
+		}
+	}},
+	{m: jobDuration, emit: func(ch sink, p *appPairs, _ time.Time) {
+		sv := p.v.stages
+		if sv == nil || len(sv.jobDurations) == 0 {
+			return
+		}
+		d := sv.jobDurations
+		if p.created == nil {
+			ch(prometheus.MustNewConstSummary(jobDuration.Desc(), uint64(len(d)), sum(d), quantiles(d), p.id.GetValue(), p.name.GetValue()))
+			return
+		}
+		ch(prometheus.MustNewConstSummaryWithCreatedTimestamp(jobDuration.Desc(), uint64(len(d)), sum(d), quantiles(d), p.created.AsTime(), p.id.GetValue(), p.name.GetValue()))
+	}},
+	{m: jobsTotal, emit: func(ch sink, p *appPairs, _ time.Time) {
+		if sv := p.v.stages; sv != nil {
+			p.send(ch, jobsTotal, sv.jobsEnded[0], jobStatusPairs["failed"])
+			p.send(ch, jobsTotal, sv.jobsEnded[1], jobStatusPairs["succeeded"])
+		}
+	}},
+	{m: appEnergy, emit: func(ch sink, p *appPairs, _ time.Time) {
+		sv := p.v.stages
+		if sv == nil || sv.energySource == "" {
+			return
+		}
+		if sv.measured {
+			p.send(ch, appEnergy, sv.measuredWh, labelPair("source", analysis.EnergySourceMeasured))
+		}
+		p.send(ch, appEnergy, sv.energyWh, labelPair("source", sv.energySource))
+	}},
+}
+
+var jobStatusPairs = newConstPairs("status", "failed", "succeeded")
+
+func (p *appPairs) stageRows() []stageRow {
+	if p.v.stages == nil {
+		return nil
+	}
+	return p.v.stages.rows
+}
+
+func stageIDPairs(rows []stageRow) []*dto.LabelPair {
+	out := make([]*dto.LabelPair, len(rows))
+	for i := range rows {
+		out[i] = labelPair("stage_id", rows[i].id)
+	}
+	return out
+}
+
+// stageFamily emits m for every kept stage id and "other".
+func stageFamily(m *Metric, value func(*stageRow) float64) family {
+	return family{m: m, emit: func(ch sink, p *appPairs, _ time.Time) {
+		rows := p.stageRows()
+		for i := range rows {
+			p.send(ch, m, value(&rows[i]), labelPair("stage_id", rows[i].id))
+		}
+	}}
+}

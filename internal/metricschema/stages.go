@@ -1,0 +1,33 @@
+package metricschema
+
+// Per-stage, per-job and energy families of the event-log collector. A
+// stage is one stage id, its attempts summed; the --eventlog.max-stages
+// most recent stage ids per application are kept and the older ones
+// summed under stage_id="other", so an application has a bounded number of
+// series however many stages it runs.
+var (
+	StageDuration = New("spark_stage_duration_seconds", Gauge, "s", Labels(AppLabels, []string{"stage_id"}),
+		"Wall time of the stage's attempts (submission to completion, or to the latest event while running; History Server submissionTime/completionTime), summed over attempts; stage_id=other sums the stages beyond --eventlog.max-stages.")
+	StageTasksTotal = New("spark_stage_tasks_total", Counter, "{task}", Labels(AppLabels, []string{"stage_id", "status"}),
+		"Tasks of the stage ended, by status: success, failed or killed (History Server numCompleteTasks, numFailedTasks, numKilledTasks).")
+	StageTaskTime = New("spark_stage_task_time_seconds_total", Counter, "s", Labels(AppLabels, []string{"stage_id", "category"}),
+		"Task time of the stage by category: run (executorRunTime), cpu (executorCpuTime), gc (jvmGcTime), serde (executorDeserializeCpuTime + resultSerializationTime), shuffle (shuffleFetchWaitTime + shuffleWriteTime).")
+	StageSpillBytes = New("spark_stage_spill_bytes_total", Counter, "By", Labels(AppLabels, []string{"stage_id", "medium"}),
+		"Bytes the stage's tasks spilled, by medium: memory (memoryBytesSpilled, deserialized size) or disk (diskBytesSpilled, serialized size).")
+	StageShuffleReadBytes = New("spark_stage_shuffle_read_bytes_total", Counter, "By", Labels(AppLabels, []string{"stage_id"}),
+		"Shuffle bytes the stage's tasks read, local and remote (History Server shuffleReadBytes).")
+	StageShuffleWriteBytes = New("spark_stage_shuffle_write_bytes_total", Counter, "By", Labels(AppLabels, []string{"stage_id"}),
+		"Shuffle bytes the stage's tasks wrote (History Server shuffleWriteBytes).")
+	StageInputBytes = New("spark_stage_input_bytes_total", Counter, "By", Labels(AppLabels, []string{"stage_id"}),
+		"Input bytes the stage's tasks read (History Server inputBytes).")
+	StageOutputBytes = New("spark_stage_output_bytes_total", Counter, "By", Labels(AppLabels, []string{"stage_id"}),
+		"Output bytes the stage's tasks wrote (History Server outputBytes).")
+	StageEnergy = New("spark_stage_energy_joules_total", Counter, "J", Labels(AppLabels, []string{"stage_id", "source"}),
+		"Energy of the stage's task CPU time: CPU seconds × --energy.core-watts (source model). Idle cores belong to no stage; see spark_app_energy_wh_total.")
+	JobDuration = New("spark_job_duration_seconds", Summary, "s", AppLabels,
+		"Duration of the application's finished jobs (submission to completion), with quantiles, over the last 1000 jobs.")
+	JobsTotal = New("spark_jobs_total", Counter, "{job}", Labels(AppLabels, []string{"status"}),
+		"Jobs ended, by status: succeeded or failed (History Server job status; running jobs are not counted, so the counter never goes down).")
+	AppEnergy = New("spark_app_energy_wh_total", Counter, "W.h", Labels(AppLabels, []string{"source"}),
+		"Energy of the application in watt-hours (as ccspark reports it): task CPU seconds × --energy.core-watts plus allocated idle core-seconds × --energy.core-watts × --energy.idle-ratio (source model).")
+)
