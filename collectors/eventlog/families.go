@@ -120,7 +120,7 @@ func (v *appView) partsOnce() []*exporter.Part {
 
 // encode builds v's parts and their text now, so that a scrape finds
 // them ready and only copies bytes: called by the application's goroutine
-// as it publishes v (trackedApp.publish), for the cache's sake too (the
+// as it publishes v (trackedApp.store), for the cache's sake too (the
 // view's data was just touched there).
 func (v *appView) encode() {
 	for _, p := range v.partsOnce() {

@@ -50,7 +50,9 @@ type appView struct {
 }
 
 // viewCacheFields are the fields of appView that cache what its data
-// gives; every other field is data, compared by sameData.
+// gives; every other field is data, compared by sameData. A field written
+// after the view is published must be listed here: sameData reads the
+// published view while scrapes use it.
 var viewCacheFields = map[string]bool{"partsDone": true, "parts": true, "scraped": true}
 
 // viewDataFields are the indices of appView's data fields.
