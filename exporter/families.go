@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
@@ -43,9 +44,10 @@ type Part struct {
 	typ     dto.MetricType
 	metrics []*dto.Metric
 
-	once sync.Once
-	text []byte
-	err  error
+	once    sync.Once
+	text    []byte
+	err     error
+	encoded atomic.Bool // once has run
 }
 
 // NewPart makes a part of the family name of type t from ms, which it sorts
@@ -95,9 +97,14 @@ func (p *Part) Text() ([]byte, error) {
 			*scratch = b
 			scratchBuffers.Put(scratch)
 		}
+		p.encoded.Store(true)
 	})
 	return p.text, p.err
 }
+
+// Encoded reports whether the text is made already: a collector that
+// encodes its parts before the scrape asks can check that it did.
+func (p *Part) Encoded() bool { return p.encoded.Load() }
 
 // scratchBuffers hold the text of a part while it is encoded, so that its
 // growth is paid once per encoding goroutine rather than once per part.

@@ -93,3 +93,22 @@ func TestNewRefusesUnknownCollectorKind(t *testing.T) {
 		t.Errorf("New error = %v, want it to refuse collector odd", err)
 	}
 }
+
+// Encoded says whether the text is made: false until the first Text, true
+// after, with the same text given again.
+func TestPartEncoded(t *testing.T) {
+	p := exporter.NewPart("sparkglance_test_answer", dto.MetricType_GAUGE, []*dto.Metric{gaugeSeries(1, "a")})
+	if p.Encoded() {
+		t.Fatal("a new part says it is encoded")
+	}
+	first, err := p.Text()
+	if err != nil || len(first) == 0 {
+		t.Fatalf("Text: %q, %v", first, err)
+	}
+	if !p.Encoded() {
+		t.Fatal("an encoded part says it is not")
+	}
+	if again, _ := p.Text(); &again[0] != &first[0] {
+		t.Error("the text was made again")
+	}
+}

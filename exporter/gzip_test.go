@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/klauspost/compress/flate"
 	kgzip "github.com/klauspost/compress/gzip"
 )
 
@@ -166,4 +167,59 @@ func TestParallelGzipWriteError(t *testing.T) {
 	if _, err := z.Write([]byte("x")); err == nil || !strings.Contains(err.Error(), "after close") {
 		t.Errorf("write after close: %v", err)
 	}
+}
+
+// BenchmarkDeflateBlocks: one core's deflate of 8 MB of exposition text cut
+// into blocks as parallelGzip cuts it, by compressor and block size, with
+// the compressed size per text byte: which compressor and block size the
+// writer should use.
+func BenchmarkDeflateBlocks(b *testing.B) {
+	text := exposition(8 << 20)
+	for _, c := range []struct {
+		name      string
+		block     int
+		stateless bool
+	}{
+		{"level1-1MB", 1 << 20, false},
+		{"stateless-1MB", 1 << 20, true},
+		{"level1-4MB", 4 << 20, false},
+		{"level1-256KB", 256 << 10, false},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			fw, err := flate.NewWriter(nil, flate.BestSpeed)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var out countingSink
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				out = 0
+				for off := 0; off < len(text); off += c.block {
+					block := text[off:min(off+c.block, len(text))]
+					if c.stateless {
+						if err := flate.StatelessDeflate(&out, block, false, nil); err != nil {
+							b.Fatal(err)
+						}
+						continue
+					}
+					fw.Reset(&out)
+					if _, err := fw.Write(block); err != nil {
+						b.Fatal(err)
+					}
+					if err := fw.Flush(); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(float64(out)/float64(len(text)), "compressed/text")
+		})
+	}
+}
+
+// countingSink counts what is written to it.
+type countingSink int
+
+func (c *countingSink) Write(p []byte) (int, error) {
+	*c += countingSink(len(p))
+	return len(p), nil
 }

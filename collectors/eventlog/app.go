@@ -295,9 +295,28 @@ func (a *trackedApp) publish(finished bool) {
 		}
 	}
 	a.w.checkDuplicate(a, v)
-	a.view.Store(a.shaper.shape(v, a.w.cfg.ExecutorMetrics, a.w.cfg.MaxExecutorsPerApp))
+	a.store(a.shaper.shape(v, a.w.cfg.ExecutorMetrics, a.w.cfg.MaxExecutorsPerApp))
 	a.docs.publish(&r, a.follower)
 	a.w.claim(v.appID, a.key)
+}
+
+// store publishes v, unless the published view holds the same data (an
+// application with no news, republished so that a settled interval gets
+// out): that one is kept with its parts and text, and the next scrape
+// costs nothing for it. A view that replaces one a scrape used has its
+// parts built and encoded here, on this goroutine, off the scrape's path;
+// the next view waits for a scrape to ask again, so that an application
+// publishing every snapshotEvery is encoded about once per scrape, as
+// when the scrape encoded it, and not five times a second.
+func (a *trackedApp) store(v *appView) {
+	old := a.view.Load()
+	if old != nil && old.sameData(v) {
+		return
+	}
+	a.view.Store(v)
+	if old != nil && old.scraped.Load() {
+		v.encode()
+	}
 }
 
 // restart reads a rewritten log again from its start as a new generation:

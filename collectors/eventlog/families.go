@@ -86,6 +86,7 @@ func partsOfAll(ctx context.Context, views []*appView) ([][]*exporter.Part, erro
 	for range min(runtime.GOMAXPROCS(0), len(views)) {
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(views) && ctx.Err() == nil; i = int(next.Add(1) - 1) {
+				views[i].scraped.Store(true)
 				out[i] = views[i].partsOnce()
 			}
 		})
@@ -115,6 +116,18 @@ func (v *appView) partsOnce() []*exporter.Part {
 		}
 	})
 	return v.parts
+}
+
+// encode builds v's parts and their text now, so that a scrape finds
+// them ready and only copies bytes: called by the application's goroutine
+// as it publishes v (trackedApp.store), for the cache's sake too (the
+// view's data was just touched there).
+func (v *appView) encode() {
+	for _, p := range v.partsOnce() {
+		if p != nil {
+			_, _ = p.Text() // an error is met again, and logged, by the scrape
+		}
+	}
 }
 
 // seriesOf is one application's series of f.

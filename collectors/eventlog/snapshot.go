@@ -1,11 +1,14 @@
 package eventlog
 
 import (
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/internal/analysis"
@@ -40,9 +43,54 @@ type appView struct {
 	stages    *stagesView     // stage, job and energy series (stages.go); nil before the first build
 
 	// The view's series, one part per family, built at the first scrape
-	// that needs them (families.go).
+	// that needs them or, once scrapes come, by the application's own
+	// goroutine when it publishes the view (families.go). Not data: a view
+	// equal to the published one in everything else keeps the published
+	// one, with its parts and their text (sameData).
 	partsDone sync.Once
 	parts     []*exporter.Part
+	scraped   atomic.Bool // a scrape asked for the parts
+}
+
+// viewCacheFields are the fields of appView that cache what its data
+// gives; every other field is data, compared by sameData. A field written
+// after the view is published must be listed here: sameData reads the
+// published view while scrapes use it.
+var viewCacheFields = map[string]bool{"partsDone": true, "parts": true, "scraped": true}
+
+// viewDataFields are the indices of appView's data fields.
+var viewDataFields = func() []int {
+	t := reflect.TypeFor[appView]()
+	var out []int
+	for i := range t.NumField() {
+		if !viewCacheFields[t.Field(i).Name] {
+			out = append(out, i)
+		}
+	}
+	return out
+}()
+
+// sameData reports whether v and o hold the same data, so that their
+// series and text are the same: a quiet live application republishes its
+// view every few seconds, and keeping the published one then costs no
+// series building or encoding at the next scrape. Every field but the
+// cache is compared, by reflection, so that a field added to appView is
+// compared without anyone having to remember it here. (A NaN compares
+// unequal: such a view is rebuilt, never wrongly kept.)
+func (v *appView) sameData(o *appView) bool {
+	a, b := reflect.ValueOf(v).Elem(), reflect.ValueOf(o).Elem()
+	for _, i := range viewDataFields {
+		if !reflect.DeepEqual(fieldValue(a.Field(i)), fieldValue(b.Field(i))) {
+			return false
+		}
+	}
+	return true
+}
+
+// fieldValue is f's value even for an unexported field (f addressable),
+// which reflect.Value.Interface refuses.
+func fieldValue(f reflect.Value) any {
+	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Interface()
 }
 
 // asEnded is a copy of v for an application that will not be read any
