@@ -347,8 +347,8 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 
 // freshView copies v's data into a new view with nothing encoded yet.
 func freshView(v *appView) *appView {
-	return &appView{appID: v.appID, appName: v.appName, attemptID: v.attemptID, sparkVersion: v.sparkVersion,
+	return &appView{viewData: viewData{appID: v.appID, appName: v.appName, attemptID: v.attemptID, sparkVersion: v.sparkVersion,
 		user: v.user, start: v.start, end: v.end, ended: v.ended, running: v.running, lastEventMs: v.lastEventMs,
 		cores: v.cores, coreSeconds: v.coreSeconds, activeTasks: v.activeTasks, tasks: v.tasks, interval: v.interval,
-		activeStages: v.activeStages, findings: v.findings, executors: v.executors, sql: v.sql}
+		activeStages: v.activeStages, findings: v.findings, executors: v.executors, sql: v.sql}}
 }

@@ -250,13 +250,8 @@ func (v *appView) withExecutors(execs []execView, summaries *execSummaries, iv *
 	}
 	settled := v.settled
 	settled.spill = settledSpill
-	return &appView{
-		appID: v.appID, appName: v.appName, attemptID: v.attemptID, sparkVersion: v.sparkVersion, user: v.user,
-		start: v.start, startMs: v.startMs, end: v.end, ended: v.ended, running: v.running, lastEventMs: v.lastEventMs,
-		cores: v.cores, coreSeconds: v.coreSeconds, activeTasks: v.activeTasks, tasks: v.tasks,
-		interval: iv, settled: settled,
-		activeStages: v.activeStages, findings: v.findings,
-		executors: execs, execSummary: summaries,
-		sql: v.sql, streaming: v.streaming, stages: v.stages,
-	}
+	c := &appView{viewData: v.viewData}
+	c.interval, c.settled = iv, settled
+	c.executors, c.execSummary = execs, summaries
+	return c
 }

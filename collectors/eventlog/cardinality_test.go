@@ -208,7 +208,7 @@ func TestSeriesBudgetPerApplication(t *testing.T) {
 func TestExecutorLimitKeepsNamesAndOtherMonotonic(t *testing.T) {
 	var s executorShaper
 	view := func(runs map[string]float64) *appView {
-		v := &appView{appID: "a"}
+		v := &appView{viewData: viewData{appID: "a"}}
 		for id, r := range runs {
 			var e execView
 			e.id = id

@@ -1,7 +1,6 @@
 package eventlog
 
 import (
-	"reflect"
 	"strconv"
 	"testing"
 	"time"
@@ -55,17 +54,27 @@ func TestSameDataComparesTheData(t *testing.T) {
 	}
 }
 
-// The cache fields sameData skips are appView's: a renamed one would be
-// compared as data, and no view would ever be kept.
-func TestViewCacheFieldsExist(t *testing.T) {
-	typ := reflect.TypeFor[appView]()
-	for name := range viewCacheFields {
-		if _, ok := typ.FieldByName(name); !ok {
-			t.Errorf("appView has no field %s", name)
+// Views derived from a view (shaped by the executor settings, or ended)
+// keep every datum they do not mean to change: a field added to viewData
+// is carried without anyone having to remember it.
+func TestDerivedViewsKeepTheData(t *testing.T) {
+	v := viewOfLog(t, testkit.Events(t, "app-20161116163331-0000"))
+	v.settled.core = 42
+	if c := v.withExecutors(v.executors, v.execSummary, v.interval, v.settled.spill); !c.sameData(v) {
+		t.Error("a view shaped to the same executors differs from its source")
+	}
+	e := v.asEnded()
+	if e.running || e.cores != 0 || e.activeTasks != 0 || len(e.activeStages) != 0 {
+		t.Errorf("the ended view still runs: %+v", e.viewData)
+	}
+	for _, ex := range e.executors {
+		if ex.live {
+			t.Errorf("executor %s still live in the ended view", ex.id)
 		}
 	}
-	if got, want := len(viewDataFields), typ.NumField()-len(viewCacheFields); got != want {
-		t.Errorf("%d data fields, want %d", got, want)
+	e.running, e.cores, e.activeTasks, e.activeStages, e.executors = v.running, v.cores, v.activeTasks, v.activeStages, v.executors
+	if !e.sameData(v) {
+		t.Error("the ended view lost data besides what ending changes (a counter would go back)")
 	}
 }
 
@@ -118,7 +127,7 @@ func TestStoreKeepsAnUnchangedViewAndEncodesAfterAScrape(t *testing.T) {
 // view of 100 executors (paid at every publication of a live application).
 func BenchmarkSameData(b *testing.B) {
 	mk := func() *appView {
-		v := &appView{appID: "app-1", appName: "bench", running: true, interval: &intervalView{spill: map[string][2]float64{}}}
+		v := &appView{viewData: viewData{appID: "app-1", appName: "bench", running: true, interval: &intervalView{spill: map[string][2]float64{}}}}
 		for i := range 100 {
 			v.executors = append(v.executors, execView{id: strconv.Itoa(i), live: true, cores: 2})
 			v.interval.spill[strconv.Itoa(i)] = [2]float64{1, 2}

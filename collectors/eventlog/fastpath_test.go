@@ -202,7 +202,7 @@ func labelValue(m *dto.Metric, name string) string {
 // summary, built by client_golang, which refuses invalid UTF-8, no longer
 // panics either.
 func TestInvalidUTF8LabelValuesSanitised(t *testing.T) {
-	v := &appView{appID: "app-1", appName: "bad\xffname", sparkVersion: "3.5", user: "u\xc3", attemptID: "1"}
+	v := &appView{viewData: viewData{appID: "app-1", appName: "bad\xffname", sparkVersion: "3.5", user: "u\xc3", attemptID: "1"}}
 	v.sql.DurationsSeconds = []float64{1, 2}
 	var sawName, sawUser, sawSummary bool
 	for i, p := range v.partsOnce() {

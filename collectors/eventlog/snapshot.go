@@ -8,7 +8,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/internal/analysis"
@@ -16,8 +15,25 @@ import (
 )
 
 // appView is an immutable snapshot of one application attempt, ready to be
-// turned into const metrics without computation.
+// turned into const metrics without computation: its data, and the series
+// and text built from them.
 type appView struct {
+	viewData
+
+	// The view's series, one part per family, built at the first scrape
+	// that needs them or, once scrapes come, by the application's own
+	// goroutine when it publishes the view (families.go). Not data: a view
+	// equal to the published one in its data keeps the published one,
+	// with its parts and their text (sameData).
+	partsDone sync.Once
+	parts     []*exporter.Part
+	scraped   atomic.Bool // a scrape asked for the parts
+}
+
+// viewData is what an appView shows. It holds no cache and no lock, so a
+// view derived from another (ended, or shaped by the executor settings)
+// copies it whole and cannot forget a field.
+type viewData struct {
 	appID, appName, attemptID, sparkVersion, user string
 
 	start, end  float64 // epoch seconds; end only when ended
@@ -41,67 +57,23 @@ type appView struct {
 
 	streaming []streamingView // Structured Streaming queries, by id
 	stages    *stagesView     // stage, job and energy series (stages.go); nil before the first build
-
-	// The view's series, one part per family, built at the first scrape
-	// that needs them or, once scrapes come, by the application's own
-	// goroutine when it publishes the view (families.go). Not data: a view
-	// equal to the published one in everything else keeps the published
-	// one, with its parts and their text (sameData).
-	partsDone sync.Once
-	parts     []*exporter.Part
-	scraped   atomic.Bool // a scrape asked for the parts
 }
-
-// viewCacheFields are the fields of appView that cache what its data
-// gives; every other field is data, compared by sameData. A field written
-// after the view is published must be listed here: sameData reads the
-// published view while scrapes use it.
-var viewCacheFields = map[string]bool{"partsDone": true, "parts": true, "scraped": true}
-
-// viewDataFields are the indices of appView's data fields.
-var viewDataFields = func() []int {
-	t := reflect.TypeFor[appView]()
-	var out []int
-	for i := range t.NumField() {
-		if !viewCacheFields[t.Field(i).Name] {
-			out = append(out, i)
-		}
-	}
-	return out
-}()
 
 // sameData reports whether v and o hold the same data, so that their
 // series and text are the same: a quiet live application republishes its
 // view every few seconds, and keeping the published one then costs no
-// series building or encoding at the next scrape. Every field but the
-// cache is compared, by reflection, so that a field added to appView is
-// compared without anyone having to remember it here. (A NaN compares
-// unequal: such a view is rebuilt, never wrongly kept.)
+// series building or encoding at the next scrape. (A NaN compares unequal:
+// such a view is rebuilt, never wrongly kept.)
 func (v *appView) sameData(o *appView) bool {
-	a, b := reflect.ValueOf(v).Elem(), reflect.ValueOf(o).Elem()
-	for _, i := range viewDataFields {
-		if !reflect.DeepEqual(fieldValue(a.Field(i)), fieldValue(b.Field(i))) {
-			return false
-		}
-	}
-	return true
-}
-
-// fieldValue is f's value even for an unexported field (f addressable),
-// which reflect.Value.Interface refuses.
-func fieldValue(f reflect.Value) any {
-	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Interface()
+	return reflect.DeepEqual(v.viewData, o.viewData)
 }
 
 // asEnded is a copy of v for an application that will not be read any
 // more: not running, no live executors, no lag.
 func (v *appView) asEnded() *appView {
-	e := &appView{
-		appID: v.appID, appName: v.appName, attemptID: v.attemptID, sparkVersion: v.sparkVersion, user: v.user,
-		start: v.start, startMs: v.startMs, end: v.end, ended: v.ended, lastEventMs: v.lastEventMs,
-		coreSeconds: v.coreSeconds, tasks: v.tasks, interval: v.interval,
-		findings: v.findings, sql: v.sql, execSummary: v.execSummary, streaming: v.streaming, stages: v.stages,
-	}
+	e := &appView{viewData: v.viewData}
+	e.running, e.cores, e.activeTasks, e.activeStages = false, 0, 0, nil
+	e.executors = nil
 	for _, ex := range v.executors {
 		ex.live, ex.cores, ex.activeTasks = false, 0, 0
 		e.executors = append(e.executors, ex)
@@ -132,14 +104,14 @@ type execView struct {
 // into a view. now decides which unsettled interval has waited long enough.
 func buildView(r *analysis.Report, user string, execs map[string]*execTotals, running bool,
 	settleTimeout time.Duration, now time.Time) *appView {
-	v := &appView{
+	v := &appView{viewData: viewData{
 		// Label values from the log, made valid UTF-8 before anything sorts
 		// or compares them (the text fast path writes them as they are).
 		appID: exporter.LabelValue(r.AppID), appName: exporter.LabelValue(r.AppName),
 		attemptID: exporter.LabelValue(r.AttemptID), sparkVersion: exporter.LabelValue(r.SparkVersion), user: exporter.LabelValue(user),
 		start: float64(r.Start) / 1e3, startMs: r.Start, ended: !r.Live, running: running, lastEventMs: r.LastEventTime,
 		coreSeconds: r.Totals.AvailableCoreSecs,
-	}
+	}}
 	if v.ended {
 		v.end = float64(r.End) / 1e3
 	}
