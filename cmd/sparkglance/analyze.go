@@ -33,8 +33,10 @@ type analyzeCommand struct {
 	cpus     *int
 	parallel *int
 	cfg      analysis.Config
-	out      io.Writer
-	errOut   io.Writer
+	// nodePower is the Spark nodes' power, an alternative to --energy.core-watts.
+	nodePower eventlog.NodePower
+	out       io.Writer
+	errOut    io.Writer
 }
 
 func newAnalyzeCommand(cmd *kingpin.CmdClause) *analyzeCommand {
@@ -45,7 +47,8 @@ func newAnalyzeCommand(cmd *kingpin.CmdClause) *analyzeCommand {
 	c.cpus = cmd.Flag("cpus", "Count a constant N cores instead of the executors' (0: from the log).").Default("0").Int()
 	c.parallel = cmd.Flag("parallel", "Logs read at once (0: one per core, GOMAXPROCS). The output is the same, in the same order, whatever the number.").Default("0").Int()
 	eventlog.RegisterFindingFlags(cmd, &c.cfg)
-	eventlog.RegisterEnergyFlags(cmd, &c.cfg.Energy)
+	c.nodePower.Packages = 1
+	eventlog.RegisterEnergyFlags(cmd, &c.cfg.Energy, &c.nodePower, true)
 	return c
 }
 
@@ -72,9 +75,11 @@ func (c *analyzeCommand) run(ctx context.Context) error {
 func (c *analyzeCommand) readAll(ctx context.Context, command string) (docs []appdoc.Doc, status, err error) {
 	cfg := c.cfg
 	cfg.CPUs = *c.cpus
-	if err := eventlog.CheckEnergyModel(cfg.Energy); err != nil {
+	energy, err := eventlog.ResolveEnergyModel(cfg.Energy, c.nodePower)
+	if err != nil {
 		return nil, nil, usageErrorf("%v", err)
 	}
+	cfg.Energy = energy
 	if *c.interval == "stages" {
 		cfg.StageBorders = true
 	} else {

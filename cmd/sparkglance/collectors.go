@@ -33,7 +33,9 @@ func newWiring() *wiring {
 	// event-log collector when both run in this process.
 	measured := process.NewMeasuredEnergy()
 	w.eventlog.Measured = measured
-	process.RegisterSharingEnergy(w.catalog, w.discovery, measured) // process: node agent, JVM CPU load and energy
-	stacks.Register(w.catalog, w.discovery)                         // stacks: JVM thread dumps, blocked ratio, profiles API
+	// --energy.tdp-watts, declared by the node agent, is also the Spark
+	// nodes' TDP of the event-log energy model.
+	process.RegisterSharingEnergy(w.catalog, w.discovery, measured, &w.eventlog.NodePower.TDPWatts) // process: node agent, JVM CPU load and energy
+	stacks.Register(w.catalog, w.discovery)                                                         // stacks: JVM thread dumps, blocked ratio, profiles API
 	return w
 }

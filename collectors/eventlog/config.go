@@ -66,6 +66,9 @@ type Config struct {
 	// same process; stage and application energy then also come with
 	// source="measured".
 	Measured MeasuredEnergy
+	// NodePower, when given, sets Analysis.Energy's power per core from the
+	// Spark nodes' TDP (energyflags.go).
+	NodePower NodePower
 }
 
 // DefaultConfig returns the documented defaults and no directory.
@@ -86,6 +89,7 @@ func DefaultConfig() Config {
 		ScanInterval:          30 * time.Second,
 		ObjectRequestsPerScan: 100,
 		MaxStages:             DefaultMaxStages,
+		NodePower:             NodePower{Packages: 1},
 	}
 }
 
@@ -124,7 +128,7 @@ func (c Config) validate() error {
 	if c.MaxStages <= 0 {
 		errs = append(errs, fmt.Errorf("--eventlog.max-stages %d must be positive", c.MaxStages))
 	}
-	if err := CheckEnergyModel(c.Analysis.Energy); err != nil {
+	if _, err := ResolveEnergyModel(c.Analysis.Energy, c.NodePower); err != nil {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
@@ -166,5 +170,5 @@ func declareFlags(g exporter.FlagGroup, c *Config) {
 	g.Flag("eventlog.max-stages", "Stages kept per application in the spark_stage_* series (the most recent; older ones summed as stage_id=\"other\").").
 		Default(fmt.Sprint(d.MaxStages)).IntVar(&c.MaxStages)
 	RegisterFindingFlags(g, &c.Analysis)
-	RegisterEnergyFlags(g, &c.Analysis.Energy)
+	RegisterEnergyFlags(g, &c.Analysis.Energy, &c.NodePower, false)
 }

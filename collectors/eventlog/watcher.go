@@ -90,6 +90,10 @@ func newWatcher(cfg Config, logger *slog.Logger, claims *Claims) (*Watcher, erro
 	if err := cfg.resolveShard(os.Hostname); err != nil {
 		return nil, err
 	}
+	var err error
+	if cfg.Analysis.Energy, err = ResolveEnergyModel(cfg.Analysis.Energy, cfg.NodePower); err != nil {
+		return nil, err
+	}
 	if cfg.Workers <= 0 {
 		cfg.Workers = DefaultConfig().Workers
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/prometheus/procfs"
 
+	"github.com/sparkglance/sparkglance/internal/cputdp"
 	"github.com/sparkglance/sparkglance/internal/jvm/discovery"
 )
 
@@ -106,7 +107,7 @@ func newAgent(opts Options, scanner *discovery.Scanner, logger *slog.Logger) (*A
 		node:    map[nodeKey]float64{},
 		statBuf: make([]byte, 4096),
 	}
-	table, err := DefaultTDPTable()
+	table, err := cputdp.Default()
 	if err != nil {
 		return nil, err
 	}

@@ -56,8 +56,8 @@ func (m *MeasuredEnergy) ExecutorJoules(appID string) map[string]float64 {
 
 // RegisterSharingEnergy is Register, also handing the agent's energy to m
 // once the collector is built.
-func RegisterSharingEnergy(cat *exporter.Catalog, d *discovery.Service, m *MeasuredEnergy) {
-	register(cat, d, func(a *Agent) {
+func RegisterSharingEnergy(cat *exporter.Catalog, d *discovery.Service, m *MeasuredEnergy, tdpWatts *float64) {
+	register(cat, d, tdpWatts, func(a *Agent) {
 		if m != nil {
 			m.Attach(a)
 		}

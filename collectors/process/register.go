@@ -14,10 +14,13 @@ import (
 // host's PID namespace). Its --path.procfs and --process.* flags fill
 // d.Options whether or not it is enabled, since the stack sampler's
 // discovery uses them too.
-func Register(cat *exporter.Catalog, d *discovery.Service) { register(cat, d, nil) }
+func Register(cat *exporter.Catalog, d *discovery.Service) { register(cat, d, new(float64), nil) }
 
 // register adds the collector; built, if not nil, receives the agent.
-func register(cat *exporter.Catalog, d *discovery.Service, built func(*Agent)) {
+// --energy.tdp-watts is written into tdpWatts, where the event-log
+// collector of the same process reads it too (one flag, one meaning: the
+// TDP of a Spark node).
+func register(cat *exporter.Catalog, d *discovery.Service, tdpWatts *float64, built func(*Agent)) {
 	var opts Options
 	cat.Register("process", false, func(logger *slog.Logger) (exporter.Collector, error) {
 		scanner, err := d.SamplerScanner(logger)
@@ -25,6 +28,7 @@ func register(cat *exporter.Catalog, d *discovery.Service, built func(*Agent)) {
 			return nil, err
 		}
 		o, so := opts, scanner.Options()
+		o.TDPWatts = *tdpWatts
 		o.ProcfsPath, o.DiscoveryInterval = so.ProcfsPath, so.Interval
 		o.Interval = so.ExitCheckInterval // the sampler's reads are the exit checks
 		a, err := newAgent(o, scanner, logger)
@@ -45,6 +49,6 @@ func register(cat *exporter.Catalog, d *discovery.Service, built func(*Agent)) {
 			f.Flag("process.retention", "How long counters of exited processes stay exported.").Default("10m").DurationVar(&opts.Retention)
 			f.Flag("energy.load-denominator", "Load denominator: total (all host CPU time, idle included) or busy (ccspark's definition).").
 				Default(string(DenominatorTotal)).EnumVar((*string)(&opts.LoadDenominator), string(DenominatorTotal), string(DenominatorBusy))
-			f.Flag("energy.tdp-watts", "Host TDP in watts for the load × TDP model (0: look the CPU model up).").Default("0").Float64Var(&opts.TDPWatts)
+			f.Flag("energy.tdp-watts", "Host TDP in watts for the load × TDP model (0: look the CPU model up).").Default("0").Float64Var(tdpWatts)
 		}))
 }

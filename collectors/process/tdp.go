@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/prometheus/procfs"
+
+	"github.com/sparkglance/sparkglance/internal/cputdp"
 )
 
 // Where the TDP came from, as exported in spark_node_cpu_tdp_watts{source}.
@@ -24,7 +26,7 @@ type TDPInfo struct {
 // detectTDP picks the host's TDP: the flag, else the cpuinfo model looked
 // up in the table times the number of packages, else DefaultPackageWatts
 // per package. warning is non-empty when the default had to be used.
-func detectTDP(fs procfs.FS, flagWatts float64, table *TDPTable) (info TDPInfo, warning string) {
+func detectTDP(fs procfs.FS, flagWatts float64, table *cputdp.Table) (info TDPInfo, warning string) {
 	model, packages, cpuinfoErr := cpuModel(fs)
 	info = TDPInfo{CPUModel: model, Packages: packages}
 	if info.CPUModel == "" {

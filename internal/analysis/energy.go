@@ -32,6 +32,13 @@ type EnergyModel struct {
 	IdleRatio float64 `json:"idleRatio"`
 	// CarbonIntensity is the electricity's gCO2e per kWh.
 	CarbonIntensity float64 `json:"carbonIntensityGPerKWh"`
+	// Where CoreWatts came from when the node's power was given instead
+	// (the node agent's TDP flag or CPU model, over the node's hardware
+	// threads): the CPU model as the TDP table names it, the node's TDP and
+	// its threads. Empty when CoreWatts was given or defaulted.
+	CPUModel     string  `json:"cpuModel,omitempty"`
+	NodeTDPWatts float64 `json:"nodeTdpWatts,omitempty"`
+	NodeCPUs     int     `json:"nodeCpus,omitempty"`
 }
 
 // DefaultEnergyModel returns the documented defaults.

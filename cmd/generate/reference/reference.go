@@ -54,8 +54,9 @@ Lower ` + "`--eventlog.max-stages`" + ` when many applications are followed at o
 Energy comes from the event log alone (no plugin, no RAPL): a task's CPU time × the watts
 of one busy core (` + "`--energy.core-watts`" + `, default 4 W: CodeCarbon's
 ` + "`DEFAULT_POWER_PER_CORE`" + ` for a CPU missing from its table, mlco2/codecarbon
-` + "`codecarbon/core/cpu.py`" + `; for a known CPU use its TDP from
-` + "`collectors/process/cpu_power.csv`" + ` divided by its hardware threads), summed per stage,
+` + "`codecarbon/core/cpu.py`" + `; for known nodes give their power instead, with the node agent's flag
+` + "`--energy.tdp-watts`" + ` or ` + "`--energy.cpu-model`" + ` looked up in its TDP table
+(` + "`internal/cputdp`" + `, × ` + "`--energy.node-packages`" + `), divided by ` + "`--energy.node-cpus`" + `, the node's hardware threads), summed per stage,
 job, executor and application. The application adds its allocated but idle core time
 × the core watts × ` + "`--energy.idle-ratio`" + ` (default 0.1: CodeCarbon's load curve
 TDP × (0.1 + 0.9 × load³) at zero load). ` + "`analyze`" + ` also gives gCO2e at

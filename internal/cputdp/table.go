@@ -1,4 +1,4 @@
-package process
+package cputdp
 
 import (
 	"bytes"
@@ -20,8 +20,8 @@ import (
 //go:embed cpu_power.csv
 var cpuPowerCSV []byte
 
-// TDPMatch is a table row chosen for a /proc/cpuinfo model name.
-type TDPMatch struct {
+// Row is a table row chosen for a /proc/cpuinfo model name.
+type Row struct {
 	Name  string  // the table's spelling, e.g. "Intel Xeon Platinum 8375C"
 	Watts float64 // TDP of one package
 	Exact bool    // same token set; false when a subset of the host's tokens matched
@@ -33,8 +33,8 @@ type tdpEntry struct {
 	tokens []string // sorted, distinct
 }
 
-// TDPTable matches CPU model names against the embedded CodeCarbon table.
-type TDPTable struct {
+// Table matches CPU model names against the embedded CodeCarbon table.
+type Table struct {
 	entries []tdpEntry
 	byKey   map[string][]int // sorted tokens joined by " " -> entries
 	byModel map[string][]int // model token -> entries holding it
@@ -42,23 +42,23 @@ type TDPTable struct {
 }
 
 var (
-	defaultTable     *TDPTable
+	defaultTable     *Table
 	defaultTableErr  error
 	defaultTableOnce sync.Once
 )
 
-// DefaultTDPTable returns the embedded table, parsed once.
-func DefaultTDPTable() (*TDPTable, error) {
+// Default returns the embedded table, parsed once.
+func Default() (*Table, error) {
 	defaultTableOnce.Do(func() {
-		defaultTable, defaultTableErr = ParseTDPTable(bytes.NewReader(cpuPowerCSV), "cpu_power.csv")
+		defaultTable, defaultTableErr = Parse(bytes.NewReader(cpuPowerCSV), "cpu_power.csv")
 	})
 	return defaultTable, defaultTableErr
 }
 
-// ParseTDPTable reads a "Name,TDP" CSV. Rows whose TDP is not a positive
+// Parse reads a "Name,TDP" CSV. Rows whose TDP is not a positive
 // number (the table has "27.29.5" and 0.0) are skipped, not fatal: one bad
 // row must not cost the whole lookup.
-func ParseTDPTable(r io.Reader, source string) (*TDPTable, error) {
+func Parse(r io.Reader, source string) (*Table, error) {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = 2
 	header, err := cr.Read()
@@ -68,7 +68,7 @@ func ParseTDPTable(r io.Reader, source string) (*TDPTable, error) {
 	if header[0] != "Name" || header[1] != "TDP" {
 		return nil, fmt.Errorf("%s:1: header is %q, want Name,TDP", source, header)
 	}
-	t := &TDPTable{byKey: map[string][]int{}, byModel: map[string][]int{}}
+	t := &Table{byKey: map[string][]int{}, byModel: map[string][]int{}}
 	for {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
@@ -101,27 +101,27 @@ func ParseTDPTable(r io.Reader, source string) (*TDPTable, error) {
 }
 
 // Len is the number of usable rows.
-func (t *TDPTable) Len() int { return len(t.entries) }
+func (t *Table) Len() int { return len(t.entries) }
 
 // Skipped is the number of rows left out for an unusable TDP.
-func (t *TDPTable) Skipped() int { return t.skipped }
+func (t *Table) Skipped() int { return t.skipped }
 
 // Match finds the row for a cpuinfo model name. Both sides are reduced to
 // token sets (see modelTokens). The same set wins; otherwise the largest
 // table row whose tokens all occur in the host name and which carries a
 // model number (so "Intel Xeon" alone never matches). Rows that tie with
 // different TDPs make the answer ambiguous: no match, the caller falls back.
-func (t *TDPTable) Match(model string) (TDPMatch, bool) {
+func (t *Table) Match(model string) (Row, bool) {
 	host := modelTokens(model)
 	if len(host) == 0 {
-		return TDPMatch{}, false
+		return Row{}, false
 	}
 	if ids := t.byKey[strings.Join(host, " ")]; len(ids) > 0 {
 		if m, ok := t.unanimous(ids); ok {
 			m.Exact = true
 			return m, true
 		}
-		return TDPMatch{}, false
+		return Row{}, false
 	}
 	var best []int
 	bestLen := 0
@@ -145,20 +145,20 @@ func (t *TDPTable) Match(model string) (TDPMatch, bool) {
 		}
 	}
 	if len(best) == 0 {
-		return TDPMatch{}, false
+		return Row{}, false
 	}
 	return t.unanimous(best)
 }
 
 // unanimous returns the first row when every row agrees on the TDP.
-func (t *TDPTable) unanimous(ids []int) (TDPMatch, bool) {
+func (t *Table) unanimous(ids []int) (Row, bool) {
 	first := t.entries[ids[0]]
 	for _, i := range ids[1:] {
 		if t.entries[i].watts != first.watts {
-			return TDPMatch{}, false
+			return Row{}, false
 		}
 	}
-	return TDPMatch{Name: first.name, Watts: first.watts}, true
+	return Row{Name: first.name, Watts: first.watts}, true
 }
 
 var (

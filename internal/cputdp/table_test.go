@@ -1,4 +1,4 @@
-package process
+package cputdp
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 )
 
 func TestDefaultTDPTableParsesEveryUsableRow(t *testing.T) {
-	tab, err := DefaultTDPTable()
+	tab, err := Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -17,7 +17,7 @@ func TestDefaultTDPTableParsesEveryUsableRow(t *testing.T) {
 }
 
 func TestTDPMatchRealModelStrings(t *testing.T) {
-	tab, err := DefaultTDPTable()
+	tab, err := Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestTDPMatchRealModelStrings(t *testing.T) {
 }
 
 func TestTDPMatchAmbiguousRowsGiveNoAnswer(t *testing.T) {
-	tab, err := ParseTDPTable(strings.NewReader("Name,TDP\nFoo X100,10\nBar X100,20\n"), "t.csv")
+	tab, err := Parse(strings.NewReader("Name,TDP\nFoo X100,10\nBar X100,20\n"), "t.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestTDPMatchAmbiguousRowsGiveNoAnswer(t *testing.T) {
 }
 
 func TestParseTDPTableRejectsBadHeader(t *testing.T) {
-	_, err := ParseTDPTable(strings.NewReader("Model,Watts\nX,1\n"), "bad.csv")
+	_, err := Parse(strings.NewReader("Model,Watts\nX,1\n"), "bad.csv")
 	if err == nil || !strings.Contains(err.Error(), "bad.csv:1") {
 		t.Fatalf("err = %v, want one naming bad.csv:1", err)
 	}
