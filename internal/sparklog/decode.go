@@ -47,6 +47,8 @@ type Decoder struct {
 	eventAt int
 	accs    []Accumulable // scratch for Accumulables lists
 	named   []NamedValue  // scratch for metric maps
+	// lastNames are the distinct names of the last metric map, in order.
+	lastNames []string
 	// planNodes counts the plan nodes built for the current line.
 	planNodes int
 }

@@ -170,13 +170,25 @@ func (d *Decoder) accumulable(a *Accumulable) {
 }
 
 // namedValues decodes an object of name → integer (peak executor metrics).
+// Spark writes the same names in the same order on every line, so the
+// names of the last object are tried first, position by position: while
+// they match, a name needs neither the intern table nor the search for a
+// repeated key (the last object's names are distinct).
 func (d *Decoder) namedValues() []NamedValue {
 	more := d.objectStart()
 	if !more {
 		return nil
 	}
 	start := len(d.named)
+	known := d.lastNames
 	for ; more; more = d.objectNext() {
+		if known != nil {
+			if k := len(d.named) - start; k < len(known) && string(d.key) == known[k] {
+				d.named = append(d.named, NamedValue{Name: known[k], Value: d.int64()})
+				continue
+			}
+			known = nil // from here on, names are looked up
+		}
 		nv := NamedValue{Name: d.intern.get(d.key), Value: d.int64()}
 		if i := indexName(d.named[start:], nv.Name); i >= 0 {
 			d.named[start+i] = nv // a repeated key replaces, as in encoding/json
@@ -187,8 +199,17 @@ func (d *Decoder) namedValues() []NamedValue {
 	out := make([]NamedValue, len(d.named)-start)
 	copy(out, d.named[start:])
 	d.named = d.named[:start]
+	if known == nil && d.err == nil && len(out) <= maxKnownNames {
+		d.lastNames = d.lastNames[:0]
+		for _, nv := range out {
+			d.lastNames = append(d.lastNames, nv.Name)
+		}
+	}
 	return out
 }
+
+// maxKnownNames bounds the names namedValues remembers from one object.
+const maxKnownNames = 256
 
 func (d *Decoder) taskMetrics(m *TaskMetrics) {
 	*m = TaskMetrics{}

@@ -2,6 +2,7 @@ package sparklog
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -335,5 +336,43 @@ func TestDecodeDatabricksMetadata(t *testing.T) {
 	}
 	if ev.EventType() != "DBCEventLoggingListenerMetadata" {
 		t.Errorf("type %q", ev.EventType())
+	}
+}
+
+// TestDecoderMetricNamesAcrossLines: one Decoder remembers the last metric
+// map's names; maps that repeat them, stop short, reorder them, repeat a
+// key or break off with an error give what a fresh Decoder gives.
+func TestDecoderMetricNamesAcrossLines(t *testing.T) {
+	line := func(metrics string) string {
+		return `{"Event":"SparkListenerTaskEnd","Task Info":{"Task ID":1},"Task Executor Metrics":{` + metrics + `}}`
+	}
+	lines := []string{
+		line(`"a":1,"b":2,"c":3`),
+		line(`"a":4,"b":5,"c":6`),
+		line(`"a":7,"b":8`),
+		line(`"a":1,"b":2,"a":9,"d":4`),
+		line(`"b":1,"a":2,"c":3`),
+		line(`"b":1,"a":2,"c":x`),
+		line(`"b":5,"a":6,"c":7,"b":8`),
+		line(`"b\u0061":1,"a":2`),
+		line(``),
+	}
+	d := NewDecoder()
+	for _, l := range lines {
+		got, gotErr := d.Decode([]byte(l))
+		want, wantErr := NewDecoder().Decode([]byte(l))
+		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Fatalf("%s: error %v, fresh decoder %v", l, gotErr, wantErr)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\ngot  %+v\nwant %+v", l, got, want)
+		}
+	}
+	ev, err := d.Decode([]byte(lines[3]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := ev.(*TaskEnd).ExecutorMetrics; !reflect.DeepEqual(m, []NamedValue{{"a", 9}, {"b", 2}, {"d", 4}}) {
+		t.Errorf("repeated key: got %+v", m)
 	}
 }

@@ -45,6 +45,9 @@ type Follower struct {
 	// linesAhead counts the lines whose event came decoded ahead (tests
 	// check that the parallel path was taken).
 	linesAhead int64
+	// linesInPlace counts the lines handled where a chunk holds them,
+	// without a copy into the line buffer (tests check the copy is gone).
+	linesInPlace int64
 }
 
 // PollResult tells what one Poll did.

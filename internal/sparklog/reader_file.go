@@ -175,6 +175,11 @@ func (fo *Follower) decompress(st *fileState, src io.Reader, final bool) error {
 	empty := 0
 	lastProgress, counted := in.consumed(), in.consumed()
 	for {
+		if par != nil && !st.skippingLong && len(lb.pending()) == 0 {
+			if err := fo.drainInPlace(st, par); err != nil || st.done {
+				return err
+			}
+		}
 		space := lb.space()
 		if space == nil {
 			if err := fo.lineTooLong(st, lb); err != nil || st.done {
@@ -292,6 +297,24 @@ func (fo *Follower) drainLines(st *fileState, lb *lineBuffer, eof bool) error {
 		off := st.outDone
 		st.outDone += int64(len(line)) + 1
 		st.line++
+		if err := fo.handleLine(st, line, off, false); err != nil || st.done {
+			return err
+		}
+	}
+}
+
+// drainInPlace handles the complete lines of the chunk par holds where
+// they lie, as drainLines would after copying them into the line buffer.
+func (fo *Follower) drainInPlace(st *fileState, par *parallelInput) error {
+	for {
+		line, ok := par.nextLine(st.outDone)
+		if !ok {
+			return nil
+		}
+		off := st.outDone
+		st.outDone += int64(len(line)) + 1
+		st.line++
+		fo.linesInPlace++
 		if err := fo.handleLine(st, line, off, false); err != nil || st.done {
 			return err
 		}

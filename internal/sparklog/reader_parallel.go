@@ -22,7 +22,10 @@ import (
 // line is used only when it is exactly the line the loop is at (same
 // stream offset, same length), so the results cannot differ from reading
 // on one goroutine; anything else (a line cut by damage, an over-long one)
-// is decoded on the spot.
+// is decoded on the spot. The loop takes a chunk's complete lines where the
+// chunk holds them (nextLine); only the line straddling two chunks, and
+// what the producer did not list (over-long lines, the stream's tail, data
+// cut by damage), is copied into its line buffer.
 //
 // Live files keep the one-goroutine path: they are resumed at compressed
 // block boundaries between polls, which the decompressing goroutine does
@@ -304,9 +307,49 @@ func (p *parallelInput) Read(b []byte) (int, error) {
 		p.release(p.cur)
 		p.cur, p.curAt, p.lineAt = c, c.newAt, 0
 	}
-	n := copy(b, p.cur.buf[p.curAt:])
+	rest := p.cur.buf[p.curAt:]
+	if p.curAt == p.cur.newAt {
+		// Only the line the chunk before left open is copied; the
+		// complete lines after it are handed out in place by nextLine.
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			rest = rest[:i+1]
+		}
+	}
+	n := copy(b, rest)
 	p.curAt += n
 	return n, nil
+}
+
+// nextLine hands out the next complete line of the current chunk in place,
+// without copying it into the line loop's buffer, when the loop has nothing
+// buffered and stands at decompressed offset at. ok is false when the loop
+// must Read instead: no chunk yet, its lines are used up, or the next bytes
+// are not a complete, newline-terminated line the producer listed (the
+// start of an over-long line, the tail of the stream). The line is valid
+// until the next Read.
+func (p *parallelInput) nextLine(at int64) (line []byte, ok bool) {
+	c := p.cur
+	if c == nil {
+		return nil, false
+	}
+	rel := c.off + int64(p.curAt)
+	if at-p.startOut != rel {
+		return nil, false
+	}
+	for p.lineAt < len(c.lines) && c.lines[p.lineAt].off < rel {
+		p.lineAt++
+	}
+	if p.lineAt == len(c.lines) {
+		return nil, false
+	}
+	l := &c.lines[p.lineAt]
+	end := p.curAt + l.n
+	if l.off != rel || end >= len(c.buf) {
+		return nil, false
+	}
+	line = c.buf[p.curAt:end]
+	p.curAt = end + 1 // the newline, which split found there
+	return line, true
 }
 
 // release recycles a chunk once its worker is done with it.

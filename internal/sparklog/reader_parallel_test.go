@@ -353,3 +353,39 @@ func FuzzParallelRead(f *testing.F) {
 		compareReads(t, log, Options{workers: 2, chunkBytes: 1 + int(chunk%2048), MaxLineBytes: int(maxLine % 1024)})
 	})
 }
+
+// TestParallelReadHandsLinesInPlace: on the parallel path the line loop
+// takes a chunk's complete lines where the chunk holds them; only a line
+// straddling two chunks goes through the line buffer.
+func TestParallelReadHandsLinesInPlace(t *testing.T) {
+	lines := realLines(t)
+	var data []byte
+	for range 50 { // 4,400 lines, ~1.5 MB: many chunks of 64 KiB
+		data = append(data, bytes.Join(lines, nil)...)
+	}
+	path := filepath.Join(t.TempDir(), "app-1")
+	writeFile(t, path, data)
+	log := Log{Path: path, Layout: LayoutFile, Files: []LogFile{{Path: path, Codec: codec.Plain}}}
+	for _, workers := range []int{1, 2} {
+		var events int64
+		h := HandlerFuncs{OnEvent: func(Position, Event) error { events++; return nil }}
+		fo := NewFollower(log, h, Options{workers: workers, chunkBytes: 64 << 10})
+		if _, err := fo.Poll(); err != nil {
+			t.Fatal(err)
+		}
+		if events != int64(50*len(lines)) {
+			t.Fatalf("workers %d: %d events, want %d", workers, events, 50*len(lines))
+		}
+		if workers == 1 {
+			if fo.linesInPlace != 0 {
+				t.Errorf("one goroutine: %d lines handled in place", fo.linesInPlace)
+			}
+			continue
+		}
+		chunks := int64(len(data)/(64<<10) + 1)
+		if fo.linesInPlace < events-2*chunks-int64(len(lines)) || fo.linesInPlace > fo.linesAhead {
+			t.Errorf("%d of %d lines handled in place (%d decoded ahead, %d chunks): want all but about one per chunk",
+				fo.linesInPlace, events, fo.linesAhead, chunks)
+		}
+	}
+}
