@@ -1,6 +1,7 @@
 // Command generate writes every generated file of the repository — the
 // dashboards' JSON, the Prometheus rule file, and the Kubernetes
-// PrometheusRule and dashboards ConfigMap — from the Go code (`make
+// PrometheusRule and dashboards ConfigMap, the Helm chart's copies of the
+// dashboards and rules — from the Go code (`make
 // dashboards`). Tests fail when a committed file differs from its output.
 package main
 
@@ -42,6 +43,13 @@ func run(root string) error {
 	}
 	if files[filepath.Join("deploy", deploy.DashboardsFile)], err = deploy.DashboardsConfigMap(); err != nil {
 		return err
+	}
+	chart, err := deploy.HelmChartFiles(th)
+	if err != nil {
+		return err
+	}
+	for name, b := range chart {
+		files[filepath.Join("deploy", filepath.FromSlash(name))] = b
 	}
 	for name, b := range files {
 		if err := os.WriteFile(filepath.Join(root, name), b, 0o644); err != nil {
