@@ -705,11 +705,11 @@ webConfig: {enabled: true, existingSecret: my-web-config, tls: true}
 // Values that cannot work fail the render with a message naming the value.
 func TestHelmBadValues(t *testing.T) {
 	for overrides, want := range map[string]string{
-		"eventlog: {shards: 0}":                                         "eventlog.shards is 0",
-		"eventlog: {source: {type: nfs}}":                               `eventlog.source.type "nfs"`,
-		"eventlog: {source: {type: objectStore}}":                       "eventlog.source.objectStore.url is empty",
-		"eventlog: {source: {type: volume}}":                            "eventlog.source.volume is empty",
-		"webConfig: {enabled: true}":                                    "webConfig.existingSecret or webConfig.config",
+		"eventlog: {shards: 0}":                   "eventlog.shards is 0",
+		"eventlog: {source: {type: nfs}}":         `eventlog.source.type "nfs"`,
+		"eventlog: {source: {type: objectStore}}": "eventlog.source.objectStore.url is empty",
+		"eventlog: {source: {type: volume}}":      "eventlog.source.volume is empty",
+		"webConfig: {enabled: true}":              "webConfig.existingSecret or webConfig.config",
 		"eventlog: {source: {type: objectStore, objectStore: {url: s3a://b/p, credentials: {envKeys: [AWS_REGION]}}}}": "no secretName",
 	} {
 		_, err := renderChart(t, chartValues(t, nil, overrides), false)
