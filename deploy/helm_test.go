@@ -744,3 +744,46 @@ func TestHelmChartCopiesAreUpToDate(t *testing.T) {
 		}
 	}
 }
+
+// README.md's table has a row for every value of values.yaml (or for a
+// map holding it, such as resources), and for nothing else.
+func TestHelmReadmeListsEveryValue(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(chartDir, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]bool{}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "| `"); ok {
+			if name, _, ok := strings.Cut(rest, "` |"); ok {
+				rows[name] = true
+			}
+		}
+	}
+	documented := map[string]bool{}
+	var walk func(prefix string, v any)
+	walk = func(prefix string, v any) {
+		if rows[prefix] {
+			documented[prefix] = true
+			return
+		}
+		m, ok := v.(map[string]any)
+		if !ok || len(m) == 0 {
+			t.Errorf("value %s is not in README.md's table", prefix)
+			return
+		}
+		for k, sub := range m {
+			name := k
+			if prefix != "" {
+				name = prefix + "." + k
+			}
+			walk(name, sub)
+		}
+	}
+	walk("", chartValues(t, []string{filepath.Join(chartDir, "values.yaml")}, ""))
+	for row := range rows {
+		if !documented[row] && strings.Contains(row, ".") {
+			t.Errorf("README.md documents %s, which values.yaml does not have", row)
+		}
+	}
+}
