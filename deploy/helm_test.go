@@ -86,8 +86,9 @@ func loadChart(t *testing.T) *chart.Chart {
 }
 
 // renderChart renders the chart as `helm template` does against a cluster
-// that serves the prometheus-operator CRDs (monitoring) or not.
-func renderChart(t *testing.T, vals map[string]any, monitoring bool) (map[string]string, error) {
+// that serves the prometheus-operator CRDs (monitoring) or not, checking
+// the values against values.schema.json unless schema is false.
+func renderChart(t *testing.T, vals map[string]any, monitoring, schema bool) (map[string]string, error) {
 	t.Helper()
 	ch := loadChart(t)
 	caps := chartutil.DefaultCapabilities.Copy()
@@ -95,7 +96,8 @@ func renderChart(t *testing.T, vals map[string]any, monitoring bool) (map[string
 		caps.APIVersions = append(slices.Clone(caps.APIVersions), "monitoring.coreos.com/v1",
 			"monitoring.coreos.com/v1/ServiceMonitor", "monitoring.coreos.com/v1/PodMonitor", "monitoring.coreos.com/v1/PrometheusRule")
 	}
-	rv, err := chartutil.ToRenderValues(ch, vals, chartutil.ReleaseOptions{Name: releaseName, Namespace: namespace, IsInstall: true}, caps)
+	rv, err := chartutil.ToRenderValuesWithSchemaValidation(ch, vals,
+		chartutil.ReleaseOptions{Name: releaseName, Namespace: namespace, IsInstall: true}, caps, !schema)
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +112,7 @@ type rendered struct {
 
 func render(t *testing.T, vals map[string]any, monitoring bool) rendered {
 	t.Helper()
-	out, err := renderChart(t, vals, monitoring)
+	out, err := renderChart(t, vals, monitoring, true)
 	if err != nil {
 		t.Fatalf("rendering the chart: %v", err)
 	}
@@ -702,19 +704,35 @@ webConfig: {enabled: true, existingSecret: my-web-config, tls: true}
 	})
 }
 
-// Values that cannot work fail the render with a message naming the value.
+// Values that cannot work fail the render with a message naming the
+// value: values.schema.json refuses wrong types, unknown names and values
+// out of range; the templates check what the schema cannot, and, for
+// `helm --skip-schema-validation`, what it can.
 func TestHelmBadValues(t *testing.T) {
-	for overrides, want := range map[string]string{
-		"eventlog: {shards: 0}":                   "eventlog.shards is 0",
-		"eventlog: {source: {type: nfs}}":         `eventlog.source.type "nfs"`,
-		"eventlog: {source: {type: objectStore}}": "eventlog.source.objectStore.url is empty",
-		"eventlog: {source: {type: volume}}":      "eventlog.source.volume is empty",
-		"webConfig: {enabled: true}":              "webConfig.existingSecret or webConfig.config",
-		"eventlog: {source: {type: objectStore, objectStore: {url: s3a://b/p, credentials: {envKeys: [AWS_REGION]}}}}": "no secretName",
+	for _, c := range []struct{ values, schema, template string }{
+		{"eventlog: {shards: 0}", "at '/eventlog/shards': minimum", "eventlog.shards is 0"},
+		{"eventlog: {source: {type: nfs}}", "at '/eventlog/source/type': value must be one of", `eventlog.source.type "nfs"`},
+		{"eventlog: {shard: 3}", "additional properties 'shard' not allowed", ""},
+		{"port: http", "at '/port': got string, want integer", ""},
+		{"eventlog: {source: {type: objectStore}}", "", "eventlog.source.objectStore.url is empty"},
+		{"eventlog: {source: {type: volume}}", "", "eventlog.source.volume is empty"},
+		{"webConfig: {enabled: true}", "", "webConfig.existingSecret or webConfig.config"},
+		{"eventlog: {source: {type: objectStore, objectStore: {url: s3a://b/p, credentials: {envKeys: [AWS_REGION]}}}}", "", "no secretName"},
 	} {
-		_, err := renderChart(t, chartValues(t, nil, overrides), false)
+		vals := chartValues(t, nil, c.values)
+		_, err := renderChart(t, vals, false, true)
+		want := c.schema
+		if want == "" {
+			want = c.template
+		}
 		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("values %s: error %v, want one saying %q", overrides, err, want)
+			t.Errorf("values %s: error %v, want one saying %q", c.values, err, want)
+		}
+		if c.template == "" {
+			continue
+		}
+		if _, err := renderChart(t, vals, false, false); err == nil || !strings.Contains(err.Error(), c.template) {
+			t.Errorf("values %s without the schema: error %v, want one saying %q", c.values, err, c.template)
 		}
 	}
 }
