@@ -21,7 +21,7 @@ LDFLAGS    := -X $(VERSION_PKG).Version=$(VERSION) -X $(VERSION_PKG).Revision=$(
               -X $(VERSION_PKG).Branch=$(BRANCH) -X $(VERSION_PKG).BuildUser=$(BUILD_USER) \
               -X $(VERSION_PKG).BuildDate=$(BUILD_DATE)
 
-.PHONY: run analyze-demo test e2e scale build lint bench fuzz docs dashboards demo-log clean screenshots helm-lint
+.PHONY: run analyze-demo test e2e scale build lint bench fuzz docs dashboards demo-log clean screenshots
 
 ## run: the main job on a built-in default — the exporter on a live simulated Spark application.
 run: build
@@ -69,11 +69,11 @@ lint:
 ## helm-lint: `helm lint` and `helm template` of deploy/helm/sparkglance over its default values and
 ## ci/all-values.yaml, through helm's Go packages (no helm binary); every rendered object decoded strictly.
 ## Also part of `make test`.
+.PHONY: helm-lint
 helm-lint:
 	$(GO) test -count=1 -run '^(TestHelm|TestDeployedFlagsExist$$)' ./deploy/
 
-## docs: regenerate docs/metrics.md, the dashboards, the rule file, the generated manifests and the Helm chart's
-## copies of the dashboards and rules from the code.
+## docs: regenerate docs/metrics.md, the dashboards, the rule file and the generated manifests from the code.
 docs:
 	$(GO) run ./cmd/generate/metricsdoc -o docs/metrics.md
 	$(GO) run ./cmd/generate/dashboards

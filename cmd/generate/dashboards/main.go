@@ -1,7 +1,6 @@
 // Command generate writes every generated file of the repository — the
 // dashboards' JSON, the Prometheus rule file, and the Kubernetes
-// PrometheusRule and dashboards ConfigMap, the Helm chart's copies of the
-// dashboards and rules — from the Go code (`make
+// PrometheusRule and dashboards ConfigMap — from the Go code (`make
 // dashboards`). Tests fail when a committed file differs from its output.
 package main
 
@@ -35,6 +34,14 @@ func run(root string) error {
 		files[filepath.Join("dashboards", f.Name)] = f.JSON
 	}
 	th := alerts.DefaultThresholds()
+	// The Helm chart carries copies of the dashboards and the rule file.
+	chart, err := deploy.HelmChartFiles(th)
+	if err != nil {
+		return err
+	}
+	for name, b := range chart {
+		files[filepath.Join("deploy", filepath.FromSlash(name))] = b
+	}
 	if files[filepath.Join("alerts", alerts.RuleFile)], err = alerts.Render(th); err != nil {
 		return err
 	}
@@ -43,13 +50,6 @@ func run(root string) error {
 	}
 	if files[filepath.Join("deploy", deploy.DashboardsFile)], err = deploy.DashboardsConfigMap(); err != nil {
 		return err
-	}
-	chart, err := deploy.HelmChartFiles(th)
-	if err != nil {
-		return err
-	}
-	for name, b := range chart {
-		files[filepath.Join("deploy", filepath.FromSlash(name))] = b
 	}
 	for name, b := range files {
 		if err := os.WriteFile(filepath.Join(root, name), b, 0o644); err != nil {
