@@ -593,8 +593,8 @@ func TestHelmAllValues(t *testing.T) {
 			t.Errorf("dashboard ConfigMap %s in namespace %q, want dashboards.namespace grafana", cm.Name, cm.Namespace)
 		}
 	}
-	if !strings.Contains(r.notes, "WARNING") || !strings.Contains(r.notes, "s3a://spark-logs/events") {
-		t.Errorf("NOTES do not warn about the object-store URL:\n%s", r.notes)
+	if n := len(pod.Volumes); n != 2 {
+		t.Errorf("%d volumes with an object store: want only the Google credentials and the web config", n)
 	}
 	for _, p := range podSpecs(r) {
 		if len(p.ImagePullSecrets) != 1 || p.ImagePullSecrets[0].Name != "registry" || p.NodeSelector == nil {
