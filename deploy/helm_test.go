@@ -805,3 +805,32 @@ func TestHelmReadmeListsEveryValue(t *testing.T) {
 		}
 	}
 }
+
+// With the longest full name every object name stays a valid DNS label
+// (63), a StatefulSet's leaves room for its pods' controller-revision-hash
+// label (52), and no two objects of a kind share a name.
+func TestHelmLongNames(t *testing.T) {
+	long := strings.Repeat("n", 63)
+	r := render(t, chartValues(t, []string{allValuesFile}, "fullnameOverride: "+long), true)
+	seen := map[string]bool{}
+	for _, o := range r.objs {
+		var meta struct {
+			Metadata struct{ Name string } `json:"metadata"`
+		}
+		if err := json.Unmarshal(mustJSON(t, o), &meta); err != nil {
+			t.Fatal(err)
+		}
+		name, kind := meta.Metadata.Name, fmt.Sprintf("%T", o)
+		limit := 63
+		if _, ok := o.(*appsv1.StatefulSet); ok {
+			limit = 52
+		}
+		if len(name) > limit || strings.HasSuffix(name, "-") {
+			t.Errorf("%s %s: %d characters, at most %d", kind, name, len(name), limit)
+		}
+		if seen[kind+"/"+name] {
+			t.Errorf("two objects %s %s", kind, name)
+		}
+		seen[kind+"/"+name] = true
+	}
+}

@@ -54,7 +54,7 @@ app.kubernetes.io/component: {{ index . 1 }}
 {{/* The web configuration's Secret name, or nothing when it is off. */}}
 {{- define "sparkglance.webConfigSecret" -}}
 {{- if .Values.webConfig.enabled -}}
-{{- default (printf "%s-web-config" (include "sparkglance.fullname" .)) .Values.webConfig.existingSecret -}}
+{{- default (include "sparkglance.componentName" (list . "web-config")) .Values.webConfig.existingSecret -}}
 {{- end -}}
 {{- end -}}
 
@@ -134,4 +134,13 @@ allowPrivilegeEscalation: false
 readOnlyRootFilesystem: true
 capabilities:
   drop: ["ALL"]
+{{- end -}}
+
+{{/* A component's object name, <fullname>-<suffix>, at most 52 characters:
+a StatefulSet's name must leave room in its pods' controller-revision-hash
+label (63), and a Service's name is a DNS label. Call with (list $ "suffix"). */}}
+{{- define "sparkglance.componentName" -}}
+{{- $suffix := index . 1 -}}
+{{- $base := include "sparkglance.fullname" (index . 0) | trunc (int (sub 51 (len $suffix))) | trimSuffix "-" -}}
+{{- printf "%s-%s" $base $suffix -}}
 {{- end -}}
