@@ -129,6 +129,13 @@ lint:
 	$(GO) tool staticcheck $(PKGS)
 	$(GO) tool staticcheck -tags e2e,scale $(PKGS)
 
+## helm-lint: `helm lint` and `helm template` of deploy/helm/sparkglance over its default values and
+## ci/all-values.yaml, through helm's Go packages (no helm binary); every rendered object decoded strictly.
+## Also part of `make test`.
+.PHONY: helm-lint
+helm-lint:
+	$(GO) test -count=1 -run '^(TestHelm|TestDeployedFlagsExist$$)' ./deploy/
+
 ## docs: regenerate docs/metrics.md, the dashboards, the rule file and the generated manifests from the code.
 docs:
 	$(GO) run ./cmd/generate/metricsdoc -o docs/metrics.md

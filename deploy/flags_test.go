@@ -54,6 +54,17 @@ func TestDeployedFlagsExist(t *testing.T) {
 		used[f] = string(b)
 	}
 	used["compose/compose.yaml (service sparkglance)"] = strings.Join(composeCommand(t, "sparkglance"), " ")
+	// The Helm chart's containers, with the default values, with every
+	// option on, and unsharded with Spark targets.
+	for name, vals := range map[string]map[string]any{
+		"default values":  chartValues(t, nil, ""),
+		"ci/all-values":   chartValues(t, []string{allValuesFile}, ""),
+		"unsharded spark": chartValues(t, nil, "eventlog: {spark: {targets: [{targets: [\"http://h:18080\"]}], urls: [\"http://d:4040\"]}}"),
+	} {
+		for _, c := range containers(render(t, vals, true)) {
+			used["helm chart, "+name] += " " + strings.Join(c.Args, " ")
+		}
+	}
 	for f, text := range used {
 		for _, m := range flagName.FindAllStringSubmatch(text, -1) {
 			name := strings.TrimPrefix(m[1], "no-")

@@ -46,6 +46,15 @@ func objects(t *testing.T, path string) []any {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return decodeObjects(t, path, b)
+}
+
+// decodeObjects decodes every document of the manifest at path strictly
+// into its official API type, by kind; documents without a kind (empty or
+// only comments, as a template renders when it is switched off) are left
+// out.
+func decodeObjects(t *testing.T, path string, b []byte) []any {
+	t.Helper()
 	var out []any
 	for i, doc := range bytes.Split(b, []byte("\n---\n")) {
 		var head struct{ Kind string }
@@ -54,6 +63,10 @@ func objects(t *testing.T, path string) []any {
 		}
 		var obj any
 		switch {
+		case head.Kind == "" && !bytes.Contains(doc, []byte("$patch")):
+			continue
+		case head.Kind == "Secret":
+			obj = &corev1.Secret{}
 		case bytes.Contains(doc, []byte("$patch: delete")):
 			obj = &deletePatch{}
 		case head.Kind == "StatefulSet":

@@ -36,6 +36,14 @@ func run(root string) error {
 		files[filepath.Join("dashboards", f.Name)] = f.JSON
 	}
 	th := alerts.DefaultThresholds()
+	// The Helm chart carries copies of the dashboards and the rule file.
+	chart, err := deploy.HelmChartFiles(th)
+	if err != nil {
+		return err
+	}
+	for name, b := range chart {
+		files[filepath.Join("deploy", filepath.FromSlash(name))] = b
+	}
 	if files[filepath.Join("alerts", alerts.RuleFile)], err = alerts.Render(th); err != nil {
 		return err
 	}
