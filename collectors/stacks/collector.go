@@ -94,6 +94,7 @@ type Collector struct {
 // targetState is the model of one target.
 type targetState struct {
 	target    Target
+	firstSeen time.Time // its counters' start (created timestamp)
 	lastSeen  time.Time
 	inFlight  bool
 	failures  int // in a row
@@ -218,7 +219,7 @@ func (c *Collector) Tick(ctx context.Context, now time.Time, rotate int) {
 	for _, t := range targets {
 		st := c.targets[t.Key()]
 		if st == nil {
-			st = &targetState{errors: map[string]uint64{}}
+			st = &targetState{errors: map[string]uint64{}, firstSeen: now}
 			c.targets[t.Key()] = st
 		}
 		st.target, st.lastSeen = t, now

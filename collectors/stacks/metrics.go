@@ -2,6 +2,7 @@ package stacks
 
 import (
 	"context"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -54,7 +55,7 @@ func (c *Collector) Update(ctx context.Context, ch chan<- prometheus.Metric) err
 		l := exporter.LabelValues(id[:])
 		if t.Durations.count > 0 || t.Totals.Total() > 0 {
 			for _, st := range States() {
-				ch <- prometheus.MustNewConstMetric(samplesDesc, prometheus.CounterValue, float64(t.Totals[st]), append(l, st.String())...)
+				ch <- counter(samplesDesc, float64(t.Totals[st]), t.FirstSeen, append(l, st.String())...)
 			}
 		}
 		if r, ok := t.Window.BlockedRatio(); ok {
@@ -64,8 +65,17 @@ func (c *Collector) Update(ctx context.Context, ch chan<- prometheus.Metric) err
 			ch <- prometheus.MustNewConstHistogram(dumpDurationDesc, t.Durations.count, t.Durations.sum, t.Durations.cumulative(), l...)
 		}
 		for reason, n := range t.Errors {
-			ch <- prometheus.MustNewConstMetric(dumpErrorsDesc, prometheus.CounterValue, float64(n), append(l, exporter.LabelValue(reason))...)
+			ch <- counter(dumpErrorsDesc, float64(n), t.FirstSeen, append(l, exporter.LabelValue(reason))...)
 		}
 	}
 	return nil
+}
+
+// counter is a counter series that began at created (the time sampling of
+// its target began), which OTLP carries as its start time; zero: unknown.
+func counter(d *prometheus.Desc, v float64, created time.Time, lvs ...string) prometheus.Metric {
+	if created.IsZero() {
+		return prometheus.MustNewConstMetric(d, prometheus.CounterValue, v, lvs...)
+	}
+	return prometheus.MustNewConstMetricWithCreatedTimestamp(d, prometheus.CounterValue, v, created, lvs...)
 }

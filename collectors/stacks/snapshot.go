@@ -21,6 +21,7 @@ type TargetSnapshot struct {
 	Window    Window            // over the last --stacks.window
 	Errors    map[string]uint64 // failed dumps by reason
 	Durations histogram         // successful dumps
+	FirstSeen time.Time         // when sampling began: the counters' start
 }
 
 // Snapshot returns the latest published snapshot (nil before the first tick).
@@ -32,7 +33,7 @@ func (c *Collector) publishLocked(now time.Time) {
 	for key, st := range c.targets {
 		s.Targets = append(s.Targets, TargetSnapshot{
 			Target: st.target, Totals: c.sampler.Totals(key), Window: c.sampler.Window(key, now),
-			Errors: maps.Clone(st.errors), Durations: st.durations.clone(),
+			Errors: maps.Clone(st.errors), Durations: st.durations.clone(), FirstSeen: st.firstSeen,
 		})
 	}
 	slices.SortFunc(s.Targets, func(a, b TargetSnapshot) int { return cmp.Compare(a.Key(), b.Key()) })
