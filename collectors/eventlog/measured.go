@@ -2,6 +2,7 @@ package eventlog
 
 import (
 	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/sparkglance/sparkglance/internal/analysis"
@@ -56,7 +57,10 @@ func (m *measuredSplit) update(r *analysis.Report, src MeasuredEnergy) bool {
 			cpu[exec][s.StageID] += float64(es.ExecutorCPUTime) / 1e9
 		}
 	}
-	for exec, j := range joules {
+	// Sorted, so that the float sums come out the same at every publish: a
+	// counter that lost an ulp between two scrapes would read as a reset.
+	for _, exec := range slices.Sorted(maps.Keys(joules)) {
+		j := joules[exec]
 		d := j - m.prevJoules[exec]
 		if d < 0 { // the agent restarted: its counter began again
 			d = j
@@ -65,8 +69,8 @@ func (m *measuredSplit) update(r *analysis.Report, src MeasuredEnergy) bool {
 		m.app += d
 		m.pending[exec] += d
 		gained, total := map[int]float64{}, 0.0
-		for id, c := range cpu[exec] {
-			if g := c - m.prevCPU[exec][id]; g > 0 {
+		for _, id := range slices.Sorted(maps.Keys(cpu[exec])) {
+			if g := cpu[exec][id] - m.prevCPU[exec][id]; g > 0 {
 				gained[id] = g
 				total += g
 			}
@@ -75,8 +79,8 @@ func (m *measuredSplit) update(r *analysis.Report, src MeasuredEnergy) bool {
 		if total <= 0 {
 			continue
 		}
-		for id, g := range gained {
-			m.stage[id] += m.pending[exec] * g / total
+		for _, id := range slices.Sorted(maps.Keys(gained)) {
+			m.stage[id] += m.pending[exec] * gained[id] / total
 		}
 		m.pending[exec] = 0
 	}
@@ -92,7 +96,8 @@ func (v *stagesView) applyMeasured(m *measuredSplit) {
 	for i := range v.rows {
 		kept[v.rows[i].id] = i
 	}
-	for id, j := range m.stage {
+	for _, id := range slices.Sorted(maps.Keys(m.stage)) {
+		j := m.stage[id]
 		i, ok := kept[strconv.Itoa(id)]
 		if !ok {
 			i, ok = kept[otherStage]

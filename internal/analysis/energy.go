@@ -142,14 +142,20 @@ func (a *App) energy(r *Report) *Energy {
 // executorEnergy charges each executor its tasks' CPU time and its
 // lifetimes' core time left idle.
 func (a *App) executorEnergy(r *Report, m EnergyModel) []ExecutorEnergy {
-	cpu := map[string]float64{}
+	// Summed in integer nanoseconds: a.stages is a map, and a float sum in
+	// its random order would change the last digits from run to run.
+	cpuNs := map[string]int64{}
 	for _, st := range a.stages {
 		if !st.known {
 			continue
 		}
 		for id, es := range st.execs {
-			cpu[id] += float64(es.m.cpuTime) / 1e9
+			cpuNs[id] += es.m.cpuTime
 		}
+	}
+	cpu := make(map[string]float64, len(cpuNs))
+	for id, ns := range cpuNs {
+		cpu[id] = float64(ns) / 1e9
 	}
 	coreSecs := map[string]float64{}
 	if a.cfg.CPUs <= 0 { // with --cpus the cores belong to no executor
