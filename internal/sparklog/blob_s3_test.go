@@ -68,6 +68,14 @@ func TestGCSReadsSharedLayoutsAsOnDisk(t *testing.T) {
 	compareStoreTree(t, objstoretest.StartGCS(t), root, sampleDirs(root), 12)
 }
 
+// The same sample read from Azure Blob Storage (Azurite through gocloud's
+// azureblob and the real Azure SDK), named in each form Spark and gocloud
+// use for a container.
+func TestAzureReadsSharedLayoutsAsOnDisk(t *testing.T) {
+	root := testkit.Events(t)
+	compareStoreTree(t, objstoretest.StartAzurite(t), root, sampleDirs(root), 12)
+}
+
 // sampleDirs are directories of the shared logs with every layout.
 func sampleDirs(root string) []string {
 	extra := func(p string) string { return filepath.Join(root, "extra", p) }
@@ -103,7 +111,7 @@ func compareStoreTree(t *testing.T, store objstoretest.Store, root string, dirs 
 			t.Fatalf("%s: %v", prefix, err)
 		}
 		if len(local) != len(remote) {
-			t.Errorf("%s: %d logs on disk, %d on S3", rel, len(local), len(remote))
+			t.Errorf("%s: %d logs on disk, %d in the store", rel, len(local), len(remote))
 			continue
 		}
 		for i := range local {
