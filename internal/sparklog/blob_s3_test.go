@@ -219,7 +219,20 @@ func TestS3ListsTenThousandAppsWithinBudget(t *testing.T) {
 // part deleted while it was the one being read is reported as missing,
 // and following goes on with the next part.
 func TestS3RollingPartDeletedMidFollow(t *testing.T) {
-	s3 := objstoretest.StartS3(t)
+	testRollingPartDeletedMidFollow(t, objstoretest.StartS3(t))
+}
+
+// The same on Google Cloud Storage.
+func TestGCSRollingPartDeletedMidFollow(t *testing.T) {
+	testRollingPartDeletedMidFollow(t, objstoretest.StartGCS(t))
+}
+
+// The same on Azure Blob Storage (Azurite).
+func TestAzureRollingPartDeletedMidFollow(t *testing.T) {
+	testRollingPartDeletedMidFollow(t, objstoretest.StartAzurite(t))
+}
+
+func testRollingPartDeletedMidFollow(t *testing.T, s3 objstoretest.Store) {
 	const dir = "live/eventlog_v2_app-1"
 	line := func(i int) []byte {
 		return fmt.Appendf(nil, `{"Event":"SparkListenerLogStart","Spark Version":"3.5.%d"}`+"\n", i)
