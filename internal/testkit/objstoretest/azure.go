@@ -90,6 +90,7 @@ func StartAzurite(t testing.TB) *Azure {
 	// Whatever node writes to its temporary directory goes with the test.
 	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
 	cmd.Stdout, cmd.Stderr = out, out
+	dieWithTest(cmd)
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", bin, err)
 	}
