@@ -64,6 +64,11 @@ func TestGCSLiveRollingLogFollowedPartByPart(t *testing.T) {
 	testLiveRollingLogFollowedPartByPart(t, objstoretest.StartGCS(t))
 }
 
+// The same on Azure Blob Storage (Azurite).
+func TestAzureLiveRollingLogFollowedPartByPart(t *testing.T) {
+	testLiveRollingLogFollowedPartByPart(t, objstoretest.StartAzurite(t))
+}
+
 func testLiveRollingLogFollowedPartByPart(t *testing.T, s3 objstoretest.Store) {
 	const appID = "app-20261202080000-0001"
 	gets := objectRequests(sparklog.ObjectOpGet, sparklog.ObjectResultOK)
@@ -115,6 +120,11 @@ func TestS3DeniedThenThrottledMidFollow(t *testing.T) {
 // The same on Google Cloud Storage.
 func TestGCSDeniedThenThrottledMidFollow(t *testing.T) {
 	testDeniedThenThrottledMidFollow(t, objstoretest.StartGCS(t))
+}
+
+// The same on Azure Blob Storage (Azurite).
+func TestAzureDeniedThenThrottledMidFollow(t *testing.T) {
+	testDeniedThenThrottledMidFollow(t, objstoretest.StartAzurite(t))
 }
 
 func testDeniedThenThrottledMidFollow(t *testing.T, s3 objstoretest.Store) {

@@ -204,6 +204,9 @@ func openAzure(ctx context.Context, u *url.URL, client *http.Client) (*blob.Buck
 	var cc *container.Client
 	key := os.Getenv("AZURE_STORAGE_KEY")
 	conn := os.Getenv("AZURE_STORAGE_CONNECTION_STRING")
+	if conn == "" {
+		conn = os.Getenv("AZURE_STORAGEBLOB_CONNECTIONSTRING") // gocloud's other name for it
+	}
 	switch {
 	case svcOpts.AccountName != "" && key != "":
 		cred, err := azblob.NewSharedKeyCredential(svcOpts.AccountName, key)

@@ -125,6 +125,9 @@ func statObject(ref string) (objectInfo, error) {
 		return objectInfo{}, objectError(ref, err)
 	}
 	statSizes.Store(ref, a.Size)
+	if a.ETag != "" {
+		statETags.Store(ref, a.ETag)
+	}
 	return objectInfo{name: path.Base(key), size: a.Size, mtime: a.ModTime, etag: a.ETag}, nil
 }
 
@@ -133,6 +136,48 @@ func statObject(ref string) (objectInfo, error) {
 // nothing, so it is not sent (a part that was the live one is looked at
 // once more when it becomes final).
 var statSizes sync.Map // ref → int64
+
+// statETags holds each object's ETag as last stat'ed, until the follower
+// reading it takes it (readObjectVersion).
+var statETags sync.Map // ref → string
+
+// readObjectVersion is readFile for a live object that a connector
+// rewrites whole (an S3A/GCS/ABFS single-file .inprogress log at each
+// flush): a new version may keep the size while its held-back last line
+// changes, e.g. completed in place. Size alone would call it unchanged, so
+// when the ETag differs from the version read, the object is read again
+// from its last complete line. It costs a request only when the ETag
+// changed.
+func (fo *Follower) readObjectVersion(st *fileState, final bool) error {
+	if st.file.Member != "" || !isObjectPath(st.file.Path) {
+		return fo.readFile(st, final)
+	}
+	if fo.versions == nil {
+		fo.versions = map[*fileState]string{}
+	}
+	sizeRead, versionRead := st.size, fo.versions[st]
+	err := fo.readFile(st, final)
+	version := takeETag(st.file.Path)
+	if err == nil && !st.done && sizeRead >= 0 && st.size == sizeRead &&
+		versionRead != "" && version != "" && version != versionRead {
+		st.size = -1 // not the bytes last read: read from the last complete line
+		err = fo.readFile(st, final)
+		version = takeETag(st.file.Path)
+	}
+	if err == nil && version != "" {
+		fo.versions[st] = version
+	}
+	return err
+}
+
+// takeETag returns and forgets the ETag of the last stat of ref.
+func takeETag(ref string) string {
+	v, ok := statETags.LoadAndDelete(ref)
+	if !ok {
+		return ""
+	}
+	return v.(string)
+}
 
 // statPath is os.Stat for files and a stat request for objects.
 func statPath(p string) (fs.FileInfo, error) {

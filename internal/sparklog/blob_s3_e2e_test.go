@@ -45,3 +45,19 @@ func TestGCSReadsEverySharedLogAsOnDisk(t *testing.T) {
 	}
 	compareStoreTree(t, objstoretest.StartGCS(t), root, dirs, 40)
 }
+
+// The same for Azure Blob Storage (Azurite).
+func TestAzureReadsEverySharedLogAsOnDisk(t *testing.T) {
+	root := testkit.Events(t)
+	var dirs []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			dirs = append(dirs, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareStoreTree(t, objstoretest.StartAzurite(t), root, dirs, 40)
+}

@@ -42,6 +42,9 @@ type Follower struct {
 	// ahead is the input of the file being read, which may hold its lines
 	// decoded ahead by other goroutines; set only inside decompress.
 	ahead lineInput
+	// versions is the ETag of each live object as last read
+	// (readObjectVersion).
+	versions map[*fileState]string
 	// linesAhead counts the lines whose event came decoded ahead (tests
 	// check that the parallel path was taken).
 	linesAhead int64
@@ -99,7 +102,7 @@ func (fo *Follower) Poll() (PollResult, error) {
 	for fo.idx < len(fo.states) {
 		st := fo.states[fo.idx]
 		final := !fo.log.InProgress || fo.idx < len(fo.states)-1
-		err := fo.readFile(st, final)
+		err := fo.readObjectVersion(st, final)
 		if errors.Is(err, fs.ErrNotExist) && fo.log.InProgress && !relisted && fo.refreshable() {
 			// Renamed between the listing and the open: look again, once
 			// per Poll — a file that stays missing (a dangling link) is
