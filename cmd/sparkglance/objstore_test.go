@@ -16,6 +16,12 @@ func TestAnalyzeS3SameAsLocalDisk(t *testing.T) {
 	testAnalyzeStoreSameAsLocalDisk(t, objstoretest.StartS3(t), "s3", "s3a")
 }
 
+// The same on Google Cloud Storage (fake-gcs-server, through the real
+// client), the rolling directory too.
+func TestAnalyzeGCSSameAsLocalDisk(t *testing.T) {
+	testAnalyzeStoreSameAsLocalDisk(t, objstoretest.StartGCS(t), "gs", "gs")
+}
+
 // The same on Azure Blob Storage (Azurite): the whole tree named
 // azblob://, the rolling directory in Hadoop's wasb:// and abfs:// forms.
 func TestAnalyzeAzureSameAsLocalDisk(t *testing.T) {
