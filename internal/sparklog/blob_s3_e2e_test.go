@@ -16,40 +16,25 @@ import (
 // disk, is discovered and read exactly as from disk, directory by
 // directory.
 func TestS3ReadsEverySharedLogAsOnDisk(t *testing.T) {
-	root := testkit.Events(t)
-	var dirs []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() {
-			dirs = append(dirs, p)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, dirs := sharedDirs(t)
 	compareStoreTree(t, objstoretest.StartS3(t), root, dirs, 40)
 }
 
 // The same for Google Cloud Storage.
 func TestGCSReadsEverySharedLogAsOnDisk(t *testing.T) {
-	root := testkit.Events(t)
-	var dirs []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() {
-			dirs = append(dirs, p)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, dirs := sharedDirs(t)
 	compareStoreTree(t, objstoretest.StartGCS(t), root, dirs, 40)
 }
 
 // The same for Azure Blob Storage (Azurite).
 func TestAzureReadsEverySharedLogAsOnDisk(t *testing.T) {
-	root := testkit.Events(t)
-	var dirs []string
+	root, dirs := sharedDirs(t)
+	compareStoreTree(t, objstoretest.StartAzurite(t), root, dirs, 40)
+}
+
+// sharedDirs is ../shared/spark-events and every directory under it.
+func sharedDirs(t *testing.T) (root string, dirs []string) {
+	root = testkit.Events(t)
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.IsDir() {
 			dirs = append(dirs, p)
@@ -59,5 +44,5 @@ func TestAzureReadsEverySharedLogAsOnDisk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	compareStoreTree(t, objstoretest.StartAzurite(t), root, dirs, 40)
+	return root, dirs
 }
