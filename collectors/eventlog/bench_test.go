@@ -84,79 +84,33 @@ func BenchmarkScrape100Apps100Executors(b *testing.B) {
 	// shared machine it varies less than the wall time, and over the cores
 	// it bounds what the wall time can be.
 	b.Run("server", func(b *testing.B) {
-		base, ew := startExporter(b, scrapeBenchConfig(dir))
-		waitFor(b, 5*time.Minute, "exporter's watcher ready", func() bool { return ew.Ready() == nil })
-		client := compressedClient()
-		b.ReportAllocs()
-		var wire int64
-		var cpu time.Duration
-		for b.Loop() {
-			before := processCPU(b)
-			wire = scrapeCompressed(b, client, base+"/metrics")
-			cpu += processCPU(b) - before
-		}
-		b.ReportMetric(float64(wire), "gzip-bytes/scrape")
-		b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+		benchServerScrape(b, dir, false, nil)
 	})
 	b.Run("server-all-changed", func(b *testing.B) {
-		base, ew := startExporter(b, scrapeBenchConfig(dir))
-		waitFor(b, 5*time.Minute, "exporter's watcher ready", func() bool { return ew.Ready() == nil })
-		client := compressedClient()
-		b.ReportAllocs()
-		var wire int64
-		var cpu time.Duration
-		for b.Loop() {
-			b.StopTimer()
+		benchServerScrape(b, dir, false, func(ew *Watcher) {
 			for _, a := range ew.snapshot() {
 				if v := a.view.Load(); v != nil {
 					a.view.Store(freshView(v))
 				}
 			}
-			b.StartTimer()
-			before := processCPU(b)
-			wire = scrapeCompressed(b, client, base+"/metrics")
-			cpu += processCPU(b) - before
-		}
-		b.ReportMetric(float64(wire), "gzip-bytes/scrape")
-		b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+		})
 	})
 	// Quiet live applications (no new events) scraped less often than they
 	// republish (every refreshEvery): each republished an equal view since
 	// the previous scrape. The first scrape, which builds every view's
 	// parts, is not timed.
 	b.Run("server-quiet-republished", func(b *testing.B) {
-		cfg := scrapeBenchConfig(dir)
-		base, ew := startExporter(b, cfg)
-		waitFor(b, 5*time.Minute, "exporter's watcher ready", func() bool { return ew.Ready() == nil })
-		client := compressedClient()
-		scrapeCompressed(b, client, base+"/metrics")
-		b.ReportAllocs()
-		var wire int64
-		var cpu time.Duration
-		for b.Loop() {
-			b.StopTimer()
-			time.Sleep(refreshEvery + cfg.PollInterval + time.Second) // every app republished
-			b.StartTimer()
-			before := processCPU(b)
-			wire = scrapeCompressed(b, client, base+"/metrics")
-			cpu += processCPU(b) - before
-		}
-		b.ReportMetric(float64(wire), "gzip-bytes/scrape")
-		b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+		wait := refreshEvery + scrapeBenchConfig(dir).PollInterval + time.Second
+		benchServerScrape(b, dir, true, func(*Watcher) {
+			time.Sleep(wait) // every app republished
+		})
 	})
 	// Every application published one new view since the previous scrape,
 	// as a moderately busy one does between scrapes: the application's
 	// goroutine built and encoded its parts as it published the view
 	// (trackedApp.store), so the scrape copies their text and gzips it.
 	b.Run("server-all-changed-published", func(b *testing.B) {
-		base, ew := startExporter(b, scrapeBenchConfig(dir))
-		waitFor(b, 5*time.Minute, "exporter's watcher ready", func() bool { return ew.Ready() == nil })
-		client := compressedClient()
-		b.ReportAllocs()
-		var wire int64
-		var cpu time.Duration
-		for b.Loop() {
-			b.StopTimer()
+		benchServerScrape(b, dir, false, func(ew *Watcher) {
 			for _, a := range ew.snapshot() {
 				if v := a.view.Load(); v != nil {
 					fresh := freshView(v)
@@ -164,13 +118,7 @@ func BenchmarkScrape100Apps100Executors(b *testing.B) {
 					a.view.Store(fresh)
 				}
 			}
-			b.StartTimer()
-			before := processCPU(b)
-			wire = scrapeCompressed(b, client, base+"/metrics")
-			cpu += processCPU(b) - before
-		}
-		b.ReportMetric(float64(wire), "gzip-bytes/scrape")
-		b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+		})
 	})
 	b.Run("parts+encode-all-changed", func(b *testing.B) {
 		views := latestAttempts(w.snapshot())
@@ -351,4 +299,32 @@ func freshView(v *appView) *appView {
 		user: v.user, start: v.start, end: v.end, ended: v.ended, running: v.running, lastEventMs: v.lastEventMs,
 		cores: v.cores, coreSeconds: v.coreSeconds, activeTasks: v.activeTasks, tasks: v.tasks, interval: v.interval,
 		activeStages: v.activeStages, findings: v.findings, executors: v.executors, sql: v.sql}}
+}
+
+// benchServerScrape times scrapes of an exporter following dir as the
+// server sees them (the client reads the gzip'd body without un-gzipping
+// it), after warm, an untimed first scrape, if asked; between runs untimed
+// before each scrape.
+func benchServerScrape(b *testing.B, dir string, warm bool, between func(*Watcher)) {
+	base, ew := startExporter(b, scrapeBenchConfig(dir))
+	waitFor(b, 5*time.Minute, "exporter's watcher ready", func() bool { return ew.Ready() == nil })
+	client := compressedClient()
+	if warm {
+		scrapeCompressed(b, client, base+"/metrics")
+	}
+	b.ReportAllocs()
+	var wire int64
+	var cpu time.Duration
+	for b.Loop() {
+		if between != nil {
+			b.StopTimer()
+			between(ew)
+			b.StartTimer()
+		}
+		before := processCPU(b)
+		wire = scrapeCompressed(b, client, base+"/metrics")
+		cpu += processCPU(b) - before
+	}
+	b.ReportMetric(float64(wire), "gzip-bytes/scrape")
+	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
 }
