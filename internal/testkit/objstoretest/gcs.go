@@ -43,7 +43,9 @@ func (g *GCS) URL(prefix string) string { return g.Ref(prefix) }
 func (g *GCS) Ref(key string) string { return "gs://" + g.Bucket + "/" + key }
 
 // URLScheme is URL with the scheme given (gs is the only one).
-func (g *GCS) URLScheme(scheme, prefix string) string { return scheme + "://" + g.Bucket + "/" + prefix }
+func (g *GCS) URLScheme(scheme, prefix string) string {
+	return scheme + "://" + g.Bucket + "/" + prefix
+}
 
 // Put stores one object directly in the server.
 func (g *GCS) Put(t testing.TB, key string, data []byte) {
