@@ -1,7 +1,6 @@
 package eventlog
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -69,16 +68,7 @@ func TestSeriesBudgetPerApplication(t *testing.T) {
 	cfg := simulate.DefaultConfig()
 	cfg.AppID, cfg.Executors, cfg.CoresPerExecutor, cfg.TasksPerStage = "app-20261201120000-0001", 12, 2, 48
 	path := filepath.Join(dir, cfg.AppID)
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := simulate.Write(f, cfg); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeSimulatedFile(t, path, cfg)
 
 	// The formula's inputs, from an analysis of the log of its own.
 	base := testConfig(dir)

@@ -139,16 +139,7 @@ func shardTestDir(t *testing.T) string {
 	gen := func(path, appID string, live bool) {
 		cfg := simulate.DefaultConfig()
 		cfg.AppID, cfg.Executors, cfg.CoresPerExecutor, cfg.TasksPerStage, cfg.Live = appID, 1, 1, 1, live
-		f, err := os.Create(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := simulate.Write(f, cfg); err != nil {
-			t.Fatal(err)
-		}
-		if err := f.Close(); err != nil {
-			t.Fatal(err)
-		}
+		writeSimulatedFile(t, path, cfg)
 	}
 	for i := range 24 {
 		id := fmt.Sprintf("app-20261201%06d-%04d", i, i)

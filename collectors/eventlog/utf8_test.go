@@ -13,6 +13,21 @@ import (
 	"github.com/sparkglance/sparkglance/internal/testkit/promtest"
 )
 
+// writeSimulatedFile writes the simulated log of cfg to path.
+func writeSimulatedFile(t testing.TB, path string, cfg simulate.Config) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := simulate.Write(f, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // writeSimulatedLog writes a small finished (or, with live, unfinished)
 // simulated log named after its app id into dir and returns its path.
 // Every occurrence of each old string in the log is replaced by the new
