@@ -1,32 +1,14 @@
 package eventlog
 
 import (
-	"bytes"
 	"log/slog"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/sparkglance/sparkglance/internal/testkit"
 )
-
-// syncBuffer is a log sink several goroutines write to.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // The retention counts from the application's end, not from the file's
 // modification time: a History Server directory copied without keeping
@@ -48,7 +30,7 @@ func TestRetentionCountsFromApplicationEnd(t *testing.T) {
 	// Ended just now.
 	writeLog(t, dir, "app-20261130190000-0003", start.Add(-5*time.Minute), false, "plain")
 
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	cfg := testConfig(dir)
 	cfg.Retention = time.Hour
 	w, err := New(cfg, slog.New(slog.NewTextHandler(&logs, nil)))

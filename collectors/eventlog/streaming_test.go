@@ -16,16 +16,7 @@ func TestStreamingSeriesSimulated(t *testing.T) {
 	dir := t.TempDir()
 	cfg := simulate.DefaultConfig()
 	cfg.Executors, cfg.CoresPerExecutor, cfg.TasksPerStage, cfg.StreamingBatches = 2, 2, 8, 10
-	f, err := os.Create(filepath.Join(dir, cfg.AppID))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := simulate.Write(f, cfg); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeSimulatedFile(t, filepath.Join(dir, cfg.AppID), cfg)
 	w := startWatcher(t, testConfig(dir))
 	waitReady(t, w)
 	mfs := gather(t, w)

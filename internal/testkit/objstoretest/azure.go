@@ -1,7 +1,6 @@
 package objstoretest
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"net"
@@ -12,7 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -79,7 +77,7 @@ func StartAzurite(t testing.TB) *Azure {
 	t.Helper()
 	bin := azuriteBinary(t)
 	port := freePort(t)
-	out := &syncBuffer{}
+	out := &testkit.SyncBuffer{}
 	cmd := exec.Command(bin,
 		"--blobHost", "127.0.0.1", "--blobPort", strconv.Itoa(port),
 		"--location", t.TempDir(),
@@ -132,25 +130,6 @@ func StartAzurite(t testing.TB) *Azure {
 	return a
 }
 
-// syncBuffer is Azurite's output, written by exec's copying goroutine
-// while a failing test may read it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // freePort is a loopback port nothing listens on now.
 func freePort(t testing.TB) int {
 	t.Helper()
@@ -164,7 +143,7 @@ func freePort(t testing.TB) int {
 
 // waitAzurite waits until Azurite answers HTTP, failing the test with its
 // output if it exits first or does not answer in azuriteStartTimeout.
-func waitAzurite(t testing.TB, endpoint string, exited <-chan error, out *syncBuffer) {
+func waitAzurite(t testing.TB, endpoint string, exited <-chan error, out *testkit.SyncBuffer) {
 	t.Helper()
 	deadline := time.Now().Add(azuriteStartTimeout)
 	client := &http.Client{Timeout: 2 * time.Second}

@@ -1,0 +1,25 @@
+package testkit
+
+import (
+	"bytes"
+	"sync"
+)
+
+// SyncBuffer is an output sink several goroutines may write to while a
+// test reads it (a logger, a child process's output).
+type SyncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *SyncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *SyncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
