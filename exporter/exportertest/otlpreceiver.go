@@ -119,3 +119,26 @@ func PushedMetrics(md pmetric.Metrics) map[string]pmetric.Metric {
 	}
 	return out
 }
+
+// StartOf is the start time of m's point with attrs (a subset of its
+// attributes); m must have arrived as a cumulative monotonic sum, as every
+// counter should.
+func StartOf(t testing.TB, m pmetric.Metric, attrs map[string]string) time.Time {
+	t.Helper()
+	if m.Type() != pmetric.MetricTypeSum || !m.Sum().IsMonotonic() ||
+		m.Sum().AggregationTemporality() != pmetric.AggregationTemporalityCumulative {
+		t.Fatalf("%q did not arrive as a cumulative monotonic sum", m.Name())
+	}
+	dps := m.Sum().DataPoints()
+points:
+	for i := range dps.Len() {
+		for k, want := range attrs {
+			if v, ok := dps.At(i).Attributes().Get(k); !ok || v.AsString() != want {
+				continue points
+			}
+		}
+		return dps.At(i).StartTimestamp().AsTime()
+	}
+	t.Fatalf("no %s point with %v", m.Name(), attrs)
+	return time.Time{}
+}

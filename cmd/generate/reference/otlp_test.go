@@ -61,7 +61,7 @@ func TestAllCollectorsOverOTLPCarryUnitsAndStartTimes(t *testing.T) {
 		{"spark_executor_completed_tasks_total", map[string]string{"app_id": otherApp, "executor_id": "driver"}, 1682603253745},
 		{"spark_executor_task_time_seconds_total", map[string]string{"app_id": otherApp, "executor_id": "driver", "category": "run"}, 1682603253745},
 	} {
-		if got := startOf(t, ms[c.name], c.attrs); got.UnixMilli() != c.want {
+		if got := exportertest.StartOf(t, ms[c.name], c.attrs); got.UnixMilli() != c.want {
 			t.Errorf("%s%v starts at %v, want %v", c.name, c.attrs, got, time.UnixMilli(c.want).UTC())
 		}
 	}
@@ -76,7 +76,7 @@ func TestAllCollectorsOverOTLPCarryUnitsAndStartTimes(t *testing.T) {
 		{"spark_process_cpu_seconds_total", nil},
 		{"spark_node_energy_joules_total", nil},
 	} {
-		if got := startOf(t, ms[c.name], c.attrs); got.Before(before.Truncate(time.Millisecond)) || got.After(pushed) {
+		if got := exportertest.StartOf(t, ms[c.name], c.attrs); got.Before(before.Truncate(time.Millisecond)) || got.After(pushed) {
 			t.Errorf("%s starts at %v, want when the agent began it, within [%v, %v]", c.name, got, before, pushed)
 		}
 	}
@@ -88,24 +88,4 @@ func TestAllCollectorsOverOTLPCarryUnitsAndStartTimes(t *testing.T) {
 			t.Errorf("%s arrived with unit %q, the schema says %q", name, m.Unit(), def.Unit)
 		}
 	}
-}
-
-// startOf is the start time of m's cumulative point with attrs.
-func startOf(t *testing.T, m pmetric.Metric, attrs map[string]string) time.Time {
-	t.Helper()
-	if m.Type() != pmetric.MetricTypeSum || m.Sum().AggregationTemporality() != pmetric.AggregationTemporalityCumulative {
-		t.Fatalf("%s is not a cumulative sum", m.Name())
-	}
-	dps := m.Sum().DataPoints()
-points:
-	for i := range dps.Len() {
-		for k, want := range attrs {
-			if v, ok := dps.At(i).Attributes().Get(k); !ok || v.AsString() != want {
-				continue points
-			}
-		}
-		return dps.At(i).StartTimestamp().AsTime()
-	}
-	t.Fatalf("no %s point with %v", m.Name(), attrs)
-	return time.Time{}
 }
