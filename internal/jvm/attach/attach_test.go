@@ -198,12 +198,46 @@ func TestReplyTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = syscall.Kill(jvm.PID, syscall.SIGCONT) })
+	// kill returns before the stop takes hold: one thread must run to stop
+	// the others, and on a loaded machine the listener could answer first.
+	waitStopped(t, jvm.PID)
 	// The context's deadline is what ends the call: ErrTimeout says so
 	// (the call cannot return before the JVM answers, and it never will).
 	_, err := c.ThreadDump(dumpCtx(t, 800*time.Millisecond), jvm.PID)
 	if !errors.Is(err, attach.ErrTimeout) || attach.Reason(err) != "timeout" {
 		t.Fatalf("err = %v, want ErrTimeout", err)
 	}
+}
+
+// waitStopped returns once every thread of pid is in the stopped state.
+func waitStopped(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !allStopped(t, pid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("pid %d not stopped 20s after SIGSTOP", pid)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func allStopped(t *testing.T, pid int) bool {
+	tasks, err := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/stat")
+	if err != nil || len(tasks) == 0 {
+		t.Fatalf("threads of pid %d: %v", pid, err)
+	}
+	for _, f := range tasks {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return false // a thread ended while we looked; look again
+		}
+		// The state follows the parenthesised command name, which may hold spaces.
+		i := strings.LastIndexByte(string(b), ')')
+		if i < 0 || i+2 >= len(b) || (b[i+2] != 'T' && b[i+2] != 't') {
+			return false
+		}
+	}
+	return true
 }
 
 // Root attaching to a JVM of another user acts with that user's ids.
