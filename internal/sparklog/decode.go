@@ -42,6 +42,8 @@ var decoderPool = sync.Pool{New: func() any { return NewDecoder() }}
 type Decoder struct {
 	scanner
 	intern *internTable
+	// accNames caches accumulator names by ID (see accumulableFast).
+	accNames *[accNameSlots]accName
 	// eventAt is where the value of the "Event" key read by the slow path
 	// starts, -1 on the fast path; any other "Event" key is a duplicate.
 	eventAt int
@@ -55,7 +57,7 @@ type Decoder struct {
 
 // NewDecoder returns a Decoder with an empty string table.
 func NewDecoder() *Decoder {
-	return &Decoder{intern: newInternTable()}
+	return &Decoder{intern: newInternTable(), accNames: new([accNameSlots]accName)}
 }
 
 // scratchLimit caps the scratch kept between lines (in elements), so one

@@ -23,6 +23,7 @@ func FuzzDecodeLine(f *testing.F) {
 		`{"Event":"SparkListenerEnvironmentUpdate","Spark Properties":[["a","b"]]}`,
 		`{"Event":"X","a":[[[[{}]]]],"b":-0.5e+3}`,
 		`{"Event":"SparkListenerJobEnd","Job ID":01}`,
+		`{"Event":"SparkListenerTaskEnd","Task Info":{"Accumulables":[{"ID":8,"Name":"rows","Update":"1","Value":"16","Internal":true,"Count Failed Values":true,"Metadata":"sql"},{"ID":8,"Name":"rows","Update":2,"Value":18,"Internal":false,"Count Failed Values":false}]}}`,
 	} {
 		f.Add([]byte(s))
 	}

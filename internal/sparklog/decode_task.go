@@ -132,7 +132,9 @@ func (d *Decoder) accumulables() []Accumulable {
 	start := len(d.accs)
 	for ; more; more = d.arrayNext() {
 		d.accs = append(d.accs, Accumulable{})
-		d.accumulable(&d.accs[len(d.accs)-1])
+		if a := &d.accs[len(d.accs)-1]; !d.accumulableFast(a) {
+			d.accumulable(a)
+		}
 	}
 	out := make([]Accumulable, len(d.accs)-start)
 	copy(out, d.accs[start:])

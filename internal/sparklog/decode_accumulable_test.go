@@ -1,0 +1,61 @@
+package sparklog
+
+import (
+	"reflect"
+	"testing"
+)
+
+// The fast reading of accumulables must give what the general decoder and
+// the encoding/json reference give, for Spark's exact layout and for every
+// way of leaving it (each case falls back at a different byte).
+func TestAccumulableFastMatchesReference(t *testing.T) {
+	const spark = `{"ID":8,"Name":"number of output rows","Update":"100","Value":"1000","Internal":true,"Count Failed Values":true,"Metadata":"sql"}`
+	cases := []string{
+		spark,
+		`{"ID":9,"Name":"internal.metrics.executorRunTime","Update":4382,"Value":4382,"Internal":true,"Count Failed Values":true}`,
+		`{"ID":10,"Name":"n","Value":7,"Internal":false,"Count Failed Values":false}`,  // no Update
+		`{"ID":11,"Name":"n","Update":-7,"Internal":false,"Count Failed Values":false}`, // no Value
+		`{"ID":12,"Internal":false,"Count Failed Values":true}`,                         // neither, no name
+		`{"ID":13,"Name":"d","Update":"00:00:00.000","Value":"00:00:01.000","Internal":false,"Count Failed Values":true,"Metadata":"timing"}`,
+		`{"ID":14,"Name":"f","Update":1.5,"Value":2,"Internal":false,"Count Failed Values":true}`,
+		`{"ID":15,"Name":"e","Update":1e3,"Value":2,"Internal":false,"Count Failed Values":true}`,
+		`{"ID":16,"Name":"blocks","Update":[{"Block ID":"rdd_1_0"}],"Value":[],"Internal":true,"Count Failed Values":true}`,
+		`{"ID":17,"Name":"a\"quote","Update":1,"Value":1,"Internal":true,"Count Failed Values":true}`,
+		`{"ID":18,"Name":"x","Update":"1\u0032","Value":"3","Internal":true,"Count Failed Values":true}`,
+		`{"ID":19,"Name":"x","Update":null,"Value":3,"Internal":true,"Count Failed Values":true}`,
+		`{"ID":20, "Name":"x","Update":1,"Value":3,"Internal":true,"Count Failed Values":true}`,
+		`{"Name":"x","ID":21,"Update":1,"Value":3,"Internal":true,"Count Failed Values":true}`,
+		`{"ID":22,"Name":"x","Update":1,"Value":3,"Count Failed Values":true,"Internal":true}`,
+		`{"ID":23,"Name":"x","Update":9223372036854775807,"Value":-9223372036854775808,"Internal":true,"Count Failed Values":true}`,
+		`{"ID":24,"Name":"x","Update":99999999999999999999,"Value":3,"Internal":true,"Count Failed Values":true}`,
+		`{"ID":25,"Name":"x","Update":"-12","Value":"+3","Internal":true,"Count Failed Values":true}`,
+		`{"ID":26,"Name":"x","Update":1,"Value":3,"Internal":true,"Count Failed Values":true,"Metadata":"sq\u006c"}`,
+		`{"ID":27,"Name":"x","Update":1,"Value":3,"Internal":null,"Count Failed Values":true}`,
+		`{"ID":28,"Name":"x","Update":1,"Value":3,"Internal":true,"Count Failed Values":true,"Extra":{"a":[1]}}`,
+		`{"ID":8,"Name":"renamed","Update":1,"Value":3,"Internal":true,"Count Failed Values":true}`, // same ID, other name
+		`{"ID":8,"Name":"number of output rows!","Update":1,"Value":3,"Internal":true,"Count Failed Values":true}`,
+		`{"ID":-0,"Name":"","Update":0,"Value":0,"Internal":false,"Count Failed Values":false,"Metadata":""}`,
+		`{"ID":29,"Name":"x","Update":1,"Value":3,"Internal":true,"Count Failed Values":true} `,
+	}
+	d := NewDecoder()
+	for _, acc := range cases {
+		// The same list twice: the second time names come from the cache.
+		line := []byte(`{"Event":"SparkListenerTaskEnd","Task Info":{"Task ID":1,"Accumulables":[` + spark + `,` + acc + `,` + acc + `]}}`)
+		got, err := d.Decode(line)
+		want, werr := refDecode(line)
+		if (err != nil) != (werr != nil) {
+			t.Errorf("%s: error %v, reference error %v", acc, err, werr)
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		if diff := firstDiff(got.EventType(), reflect.ValueOf(got), reflect.ValueOf(want)); diff != "" {
+			t.Errorf("%s: %s", acc, diff)
+		}
+	}
+	// Leading zeros are not JSON: both paths must refuse them.
+	if _, err := d.Decode([]byte(`{"Event":"SparkListenerTaskEnd","Task Info":{"Accumulables":[{"ID":01,"Name":"x"}]}}`)); err == nil {
+		t.Error("ID 01 accepted")
+	}
+}
