@@ -13,7 +13,7 @@ func TestAccumulableFastMatchesReference(t *testing.T) {
 	cases := []string{
 		spark,
 		`{"ID":9,"Name":"internal.metrics.executorRunTime","Update":4382,"Value":4382,"Internal":true,"Count Failed Values":true}`,
-		`{"ID":10,"Name":"n","Value":7,"Internal":false,"Count Failed Values":false}`,  // no Update
+		`{"ID":10,"Name":"n","Value":7,"Internal":false,"Count Failed Values":false}`,   // no Update
 		`{"ID":11,"Name":"n","Update":-7,"Internal":false,"Count Failed Values":false}`, // no Value
 		`{"ID":12,"Internal":false,"Count Failed Values":true}`,                         // neither, no name
 		`{"ID":13,"Name":"d","Update":"00:00:00.000","Value":"00:00:01.000","Internal":false,"Count Failed Values":true,"Metadata":"timing"}`,
