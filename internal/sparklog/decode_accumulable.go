@@ -1,5 +1,7 @@
 package sparklog
 
+import "encoding/binary"
+
 // Accumulables are most of a task's line (a Databricks TaskEnd carries
 // hundreds, and they are nine tenths of nds_q88's bytes), and Spark writes
 // every one the same way: JsonProtocol's accumulableInfoToJson emits
@@ -24,18 +26,38 @@ type accName struct {
 	name string
 }
 
-// at reports whether the constant key text k comes at b[p:]. Called with a
-// constant, it inlines to one or two word compares: keys are matched on
-// every accumulable, and a call to memequal for each would cost more than
-// the rest of the decoding.
-func at(b []byte, p int, k string) bool {
-	if len(b)-p < len(k) {
-		return false
-	}
-	if len(k) > 16 { // the compiler merges compares of up to 16 bytes
-		return string(b[p:p+16]) == k[:16] && string(b[p+16:p+len(k)]) == k[16:]
-	}
-	return string(b[p:p+len(k)]) == k
+// The keys are matched as the little-endian words that cover them: the
+// first 8 bytes and the last 8 (overlapping for keys under 16 bytes), and
+// the middle 8 of the one longer key. Constant words make each match two
+// compares with immediates, where comparing strings would call memequal
+// for every key of every accumulable. TestAccumulableKeyWords checks each
+// word against its text.
+const (
+	keyNameLen, keyNameHead, keyNameTail             = 9, 0x3a22656d614e222c, 0x223a22656d614e22  // ,"Name":"
+	keyUpdateLen, keyUpdateHead, keyUpdateTail       = 10, 0x657461647055222c, 0x3a22657461647055 // ,"Update":
+	keyValueLen, keyValueHead, keyValueTail          = 9, 0x2265756c6156222c, 0x3a2265756c615622  // ,"Value":
+	keyInternalLen, keyInternalHead, keyInternalTail = 12, 0x6e7265746e49222c, 0x3a226c616e726574 // ,"Internal":
+	keyCountLen, keyCountHead, keyCountTail          = 23, 0x20746e756f43222c, 0x3a227365756c6156 // ,"Count Failed Values":
+	keyCountMid                                      = 0x562064656c696146                         // bytes 8-15 of it
+	keyMetadataLen, keyMetadataHead, keyMetadataTail = 13, 0x61646174654d222c, 0x223a226174616461 // ,"Metadata":"
+)
+
+// keyAt reports whether the key of n bytes whose first and last 8 bytes
+// are head and tail comes at b[p:].
+func keyAt(b []byte, p, n int, head, tail uint64) bool {
+	return len(b)-p >= n && binary.LittleEndian.Uint64(b[p:]) == head && binary.LittleEndian.Uint64(b[p+n-8:]) == tail
+}
+
+// The shorter texts, as 32-bit words.
+const (
+	wordID   = uint32('{') | uint32('"')<<8 | uint32('I')<<16 | uint32('D')<<24 // {"ID
+	wordTrue = uint32('t') | uint32('r')<<8 | uint32('u')<<16 | uint32('e')<<24
+	wordAlse = uint32('a') | uint32('l')<<8 | uint32('s')<<16 | uint32('e')<<24
+	wordSQL  = uint32('s') | uint32('q')<<8 | uint32('l')<<16 | uint32('"')<<24 // sql"
+)
+
+func word32At(b []byte, p int, w uint32) bool {
+	return len(b)-p >= 4 && binary.LittleEndian.Uint32(b[p:]) == w
 }
 
 // accumulableFast decodes the accumulable at the cursor if it is written
@@ -43,45 +65,45 @@ func at(b []byte, p int, k string) bool {
 func (d *Decoder) accumulableFast(a *Accumulable) bool {
 	b := d.buf
 	p := d.pos
-	if !at(b, p, `{"ID":`) {
+	if !word32At(b, p, wordID) || len(b)-p < 6 || b[p+4] != '"' || b[p+5] != ':' {
 		return false
 	}
-	id, p, ok := plainInt(b, p+len(`{"ID":`))
+	id, p, ok := plainInt(b, p+6)
 	if !ok {
 		return false
 	}
 	out := Accumulable{ID: id}
-	if at(b, p, `,"Name":"`) {
-		if out.Name, p, ok = d.accName(b, p+len(`,"Name":"`), id); !ok {
+	if keyAt(b, p, keyNameLen, keyNameHead, keyNameTail) {
+		if out.Name, p, ok = d.accName(b, p+keyNameLen, id); !ok {
 			return false
 		}
 	}
 	var updNum, valNum, hasVal bool
-	if at(b, p, `,"Update":`) {
-		if out.Update, updNum, p, ok = flexIntAt(b, p+len(`,"Update":`)); !ok {
+	if keyAt(b, p, keyUpdateLen, keyUpdateHead, keyUpdateTail) {
+		if out.Update, updNum, p, ok = flexIntAt(b, p+keyUpdateLen); !ok {
 			return false
 		}
 		out.HasUpdate = true
 	}
-	if at(b, p, `,"Value":`) {
-		if out.Value, valNum, p, ok = flexIntAt(b, p+len(`,"Value":`)); !ok {
+	if keyAt(b, p, keyValueLen, keyValueHead, keyValueTail) {
+		if out.Value, valNum, p, ok = flexIntAt(b, p+keyValueLen); !ok {
 			return false
 		}
 		hasVal = true
 	}
-	if at(b, p, `,"Internal":`) {
-		if out.Internal, p, ok = boolAt(b, p+len(`,"Internal":`)); !ok {
+	if keyAt(b, p, keyInternalLen, keyInternalHead, keyInternalTail) {
+		if out.Internal, p, ok = boolAt(b, p+keyInternalLen); !ok {
 			return false
 		}
 	}
-	if at(b, p, `,"Count Failed Values":`) {
-		if out.CountFailedValues, p, ok = boolAt(b, p+len(`,"Count Failed Values":`)); !ok {
+	if keyAt(b, p, keyCountLen, keyCountHead, keyCountTail) && binary.LittleEndian.Uint64(b[p+8:]) == keyCountMid {
+		if out.CountFailedValues, p, ok = boolAt(b, p+keyCountLen); !ok {
 			return false
 		}
 	}
-	if at(b, p, `,"Metadata":"`) {
-		p += len(`,"Metadata":"`)
-		if at(b, p, `sql"`) {
+	if keyAt(b, p, keyMetadataLen, keyMetadataHead, keyMetadataTail) {
+		p += keyMetadataLen
+		if word32At(b, p, wordSQL) {
 			out.Metadata, p = "sql", p+4
 		} else {
 			end := scanPlain(b, p)
@@ -153,6 +175,11 @@ func plainInt(b []byte, p int) (int64, int, bool) {
 // flexInt reads it). Anything else is left to the general decoder.
 func flexIntAt(b []byte, p int) (v int64, numeric bool, next int, ok bool) {
 	if p < len(b) && b[p] == '"' {
+		// Most are decimal: read the digits, and look for the end of
+		// anything else only when the digits stop short of the quote.
+		if q, ok := quotedDecimal(b, p+1); ok {
+			return q.v, true, q.next, true
+		}
 		end := scanPlain(b, p+1)
 		if end >= len(b) || b[end] != '"' {
 			return 0, false, 0, false
@@ -164,11 +191,37 @@ func flexIntAt(b []byte, p int) (v int64, numeric bool, next int, ok bool) {
 	return v, ok, next, ok
 }
 
+type decimal struct {
+	v    int64
+	next int
+}
+
+// quotedDecimal reads "<digits>" from just after the opening quote: an
+// optional minus and 1 to 18 digits (parseDecimal takes leading zeros).
+func quotedDecimal(b []byte, p int) (decimal, bool) {
+	neg := p < len(b) && b[p] == '-'
+	if neg {
+		p++
+	}
+	start := p
+	var u int64
+	for ; p < len(b) && b[p]-'0' < 10; p++ {
+		u = u*10 + int64(b[p]-'0')
+	}
+	if n := p - start; n == 0 || n > 18 || p >= len(b) || b[p] != '"' {
+		return decimal{}, false
+	}
+	if neg {
+		u = -u
+	}
+	return decimal{u, p + 1}, true
+}
+
 func boolAt(b []byte, p int) (bool, int, bool) {
 	switch {
-	case at(b, p, "true"):
+	case word32At(b, p, wordTrue):
 		return true, p + 4, true
-	case at(b, p, "false"):
+	case len(b)-p >= 5 && b[p] == 'f' && word32At(b, p+1, wordAlse):
 		return false, p + 5, true
 	}
 	return false, 0, false

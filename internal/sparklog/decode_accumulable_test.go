@@ -1,6 +1,7 @@
 package sparklog
 
 import (
+	"encoding/binary"
 	"reflect"
 	"testing"
 )
@@ -57,5 +58,33 @@ func TestAccumulableFastMatchesReference(t *testing.T) {
 	// Leading zeros are not JSON: both paths must refuse them.
 	if _, err := d.Decode([]byte(`{"Event":"SparkListenerTaskEnd","Task Info":{"Accumulables":[{"ID":01,"Name":"x"}]}}`)); err == nil {
 		t.Error("ID 01 accepted")
+	}
+}
+
+// The key words are written out as constants; each must be its text.
+func TestAccumulableKeyWords(t *testing.T) {
+	le := func(s string) uint64 { return binary.LittleEndian.Uint64([]byte(s)) }
+	for _, k := range []struct {
+		text             string
+		n                int
+		head, tail, want uint64
+	}{
+		{`,"Name":"`, keyNameLen, keyNameHead, keyNameTail, 0},
+		{`,"Update":`, keyUpdateLen, keyUpdateHead, keyUpdateTail, 0},
+		{`,"Value":`, keyValueLen, keyValueHead, keyValueTail, 0},
+		{`,"Internal":`, keyInternalLen, keyInternalHead, keyInternalTail, 0},
+		{`,"Count Failed Values":`, keyCountLen, keyCountHead, keyCountTail, keyCountMid},
+		{`,"Metadata":"`, keyMetadataLen, keyMetadataHead, keyMetadataTail, 0},
+	} {
+		if k.n != len(k.text) || k.head != le(k.text[:8]) || k.tail != le(k.text[len(k.text)-8:]) {
+			t.Errorf("%s: words %d/%#x/%#x, want %d/%#x/%#x", k.text, k.n, k.head, k.tail, len(k.text), le(k.text[:8]), le(k.text[len(k.text)-8:]))
+		}
+		if k.want != 0 && k.want != le(k.text[8:16]) {
+			t.Errorf("%s: middle word %#x, want %#x", k.text, k.want, le(k.text[8:16]))
+		}
+	}
+	if wordID != binary.LittleEndian.Uint32([]byte(`{"ID`)) || wordTrue != binary.LittleEndian.Uint32([]byte("true")) ||
+		wordAlse != binary.LittleEndian.Uint32([]byte("alse")) || wordSQL != binary.LittleEndian.Uint32([]byte(`sql"`)) {
+		t.Error("a 32-bit word differs from its text")
 	}
 }
