@@ -279,15 +279,16 @@ func writeTextResult(w io.Writer, r appdoc.Doc) error {
 	return nil
 }
 
-// Reading one log takes a few tens of MiB, but a zstd frame may declare a
-// history window of up to 128 MiB (Databricks writes such frames), which
-// the decoder keeps as live heap; Go's collector would then let garbage
-// grow to as much again before collecting. For such a log a soft memory
-// limit of readBudget plus the window keeps the peak near what reading
-// really needs. Smaller windows need no limit, and a limit set by
-// GOMEMLIMIT is left alone.
+// Reading one log keeps a few tens of MiB live at most (chunks in flight,
+// their decoded events, the analysis), but Go's collector lets garbage grow
+// to as much again before collecting; and a zstd frame may declare a history
+// window of up to 128 MiB (Databricks writes such frames), which the decoder
+// keeps as live heap, so garbage could then grow by 128 MiB more. A soft
+// memory limit of readBudget, plus the window when it is big, keeps the peak
+// near what reading really needs, for a few per cent more collector CPU.
+// A limit set by GOMEMLIMIT is left alone.
 const (
-	readBudget = 48 << 20
+	readBudget = 40 << 20
 	bigWindow  = 16 << 20
 )
 
@@ -302,9 +303,10 @@ func limitMemoryForWindow(l sparklog.Log) {
 		}
 		window = max(window, zstdWindowOf(f.Path))
 	}
-	if window >= bigWindow {
-		debug.SetMemoryLimit(readBudget + window)
+	if window < bigWindow {
+		window = 0
 	}
+	debug.SetMemoryLimit(readBudget + window)
 }
 
 // zstdWindowOf reads the window the first frame of a zstd file declares; 0

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"testing"
+
+	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/testkit"
+)
+
+// One log read alone gets a soft memory limit: the read budget, plus the
+// zstd window when the frame declares a big one (nds_q88 declares 128 MiB,
+// nds_q72 8 MiB, which needs no more).
+func TestLimitMemoryForWindow(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "") // set, so the test's own limit is left alone …
+	old := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetMemoryLimit(old) })
+	dir := testkit.Events(t, "extra", "spark-rapids-tools", "spark-events-qualification")
+	for _, c := range []struct {
+		file string
+		want int64
+	}{
+		{"nds_q88_photon_db_13_3.zstd", readBudget + 128<<20},
+		{"nds_q72_dataproc_2_2.zstd", readBudget},
+	} {
+		logs, err := sparklog.DiscoverGiven(filepath.Join(dir, c.file))
+		if err != nil || len(logs) != 1 {
+			t.Fatalf("%s: %v (%d logs)", c.file, err, len(logs))
+		}
+		debug.SetMemoryLimit(old)
+		limitMemoryForWindow(logs[0])
+		if got := debug.SetMemoryLimit(-1); got != old {
+			t.Errorf("%s with GOMEMLIMIT set: limit changed to %d", c.file, got)
+		}
+		unsetenv(t, "GOMEMLIMIT") // … and then it is not set at all
+		limitMemoryForWindow(logs[0])
+		if got := debug.SetMemoryLimit(-1); got != c.want {
+			t.Errorf("%s: limit %d MiB, want %d MiB", c.file, got>>20, c.want>>20)
+		}
+		t.Setenv("GOMEMLIMIT", "")
+	}
+}
+
+// unsetenv removes key for the rest of the test; t.Setenv restores it after.
+func unsetenv(t *testing.T, key string) {
+	t.Setenv(key, "")
+	if err := os.Unsetenv(key); err != nil {
+		t.Fatal(err)
+	}
+}
