@@ -27,14 +27,21 @@ type wiStageRun struct {
 // wiBase is the generated logs' time 0 (a timestamp of 0 means absent).
 const wiBase = 1_000_000
 
+// wiLife is one executor's life in a generated log: from added to
+// removed (0: never removed), ms after wiBase.
+type wiLife struct{ added, removed int64 }
+
 // wiLog writes a log of jobs (each with its stage attempts) on execs
 // executors of cores cores each, all alive from 0 to end; times are ms
 // after wiBase.
 func wiLog(execs, cores int, end int64, jobs ...[]wiStageRun) []string {
+	return wiLogLives(make([]wiLife, execs), cores, end, jobs...)
+}
+
+// wiLogLives is wiLog with executors that come and go: executor i+1 lives
+// lives[i].
+func wiLogLives(lives []wiLife, cores int, end int64, jobs ...[]wiStageRun) []string {
 	b := (&logb{}).appStart(wiBase, "yarn")
-	for i := range execs {
-		b.execAdded(wiBase, fmt.Sprint(i+1), cores)
-	}
 	info := func(s wiStageRun, extra string) string {
 		ps := make([]string, len(s.parents))
 		for i, p := range s.parents {
@@ -49,6 +56,13 @@ func wiLog(execs, cores int, end int64, jobs ...[]wiStageRun) []string {
 		text  string
 	}
 	var lines []line
+	for i, l := range lives {
+		id := fmt.Sprint(i + 1)
+		lines = append(lines, line{l.added, 7, (&logb{}).execAdded(wiBase+l.added, id, cores).lines[0]})
+		if l.removed > 0 {
+			lines = append(lines, line{l.removed, 6, (&logb{}).execRemoved(wiBase+l.removed, id, "lost").lines[0]})
+		}
+	}
 	var taskID int64
 	for j, stages := range jobs {
 		var infos, ids []string
@@ -99,9 +113,10 @@ func wiLog(execs, cores int, end int64, jobs ...[]wiStageRun) []string {
 	return b.appEnd(wiBase + end).lines
 }
 
-// rank orders events at one instant: task ends, stage completions and job
-// ends first, then job starts, stage submissions and task starts.
-func rank(order int) int { return [...]int{3, 4, 5, 0, 1, 2}[order] }
+// rank orders events at one instant: task ends, stage completions, job
+// ends and executor removals first, then executor additions, job starts,
+// stage submissions and task starts.
+func rank(order int) int { return [...]int{5, 6, 7, 0, 1, 2, 3, 4}[order] }
 
 // waves places n tasks of durMs each on slots slots from start, in index
 // order onto the earliest free slot: the schedule Spark itself runs.
@@ -212,6 +227,51 @@ func TestWhatIfStraggler(t *testing.T) {
 	}
 	if n, f := countKind(r, KindExecutorCountOversized); n != 1 || f.Numbers["idealExecutors"] != 2 || f.Numbers["executors"] != 4 {
 		t.Errorf("%d executor_count_oversized findings: %+v", n, f)
+	}
+}
+
+// Dynamic allocation: executor 1 (2 cores) from the start, executor 2 (2
+// cores) from 2 s; 12 tasks of 1 s. The run took 2 waves on 2 slots, then
+// 2 on 4: 4 s, which the replay at today's executors gives exactly (with
+// the peak's 4 slots throughout it would be 3 s). N executors scale the
+// timeline by N/2: N=1 has 1 slot, then 2 from 2 s: 2 + 5 s; N=4 has 4
+// then 8: 2 + 1 s; N=8 has 8 slots: 2 waves.
+func TestWhatIfExecutorsAdded(t *testing.T) {
+	tasks := waves(4, 2, 0, 1000, 0)
+	tasks = append(tasks, waves(8, 4, 2000, 1000, 4)...)
+	lines := wiLogLives([]wiLife{{0, 0}, {2000, 0}}, 2, 4000, []wiStageRun{{id: 0, sub: 0, done: 4000, tasks: tasks}})
+	w := analyzeLines(t, lines, DefaultConfig()).WhatIf
+	if w.Executors != 2 || w.ExecutorMs != 4000 {
+		t.Fatalf("today %d executors, %d ms of stages; want 2 and 4 s", w.Executors, w.ExecutorMs)
+	}
+	checkPredictions(t, w, map[int]int64{1: 7000, 2: 4000, 4: 3000, 8: 2000})
+	if w.IdealExecutors != 2 || w.CoreHoursSaved != 0 {
+		t.Errorf("ideal %d saving %g core-hours, want 2 and 0", w.IdealExecutors, w.CoreHoursSaved)
+	}
+	// The cores alive over each predicted run, scaled: today 2 cores for
+	// 2 s and 4 for 2 s; N=1 half of 2 × 2 s + 4 × 5 s; N=4 twice 2 × 2 s
+	// + 4 × 1 s.
+	for n, coreMs := range map[int]float64{1: 12000, 2: 12000, 4: 16000} {
+		for _, p := range w.Predictions {
+			if p.Executors == n && !near(p.CoreHours, coreMs/3.6e6) {
+				t.Errorf("%d executors: %g core-hours, want %g", n, p.CoreHours, coreMs/3.6e6)
+			}
+		}
+	}
+}
+
+// A lost executor: executors 1 and 2 (2 cores each) from the start,
+// executor 2 lost at 1 s; 8 tasks of 1 s. The run took 1 wave on 4 slots,
+// then 2 on the 2 left: 3 s. N=1: 2 slots, then 1: 1 + 6 s; N=4: 8 then
+// 4 slots: one wave.
+func TestWhatIfExecutorLost(t *testing.T) {
+	tasks := waves(4, 4, 0, 1000, 0)
+	tasks = append(tasks, waves(4, 2, 1000, 1000, 4)...)
+	lines := wiLogLives([]wiLife{{0, 0}, {0, 1000}}, 2, 3000, []wiStageRun{{id: 0, sub: 0, done: 3000, tasks: tasks}})
+	w := analyzeLines(t, lines, DefaultConfig()).WhatIf
+	checkPredictions(t, w, map[int]int64{1: 7000, 2: 3000, 4: 1000, 8: 1000})
+	if w.Executors != 2 || w.IdealExecutors != 2 {
+		t.Errorf("today %d executors, ideal %d; want 2 and 2", w.Executors, w.IdealExecutors)
 	}
 }
 
