@@ -26,9 +26,12 @@ import (
 // The replay is a model: it keeps every gap the driver left between a
 // stage and the ones it waited for (its parents, the previous attempt, and
 // the last stage that ended before it was submitted, which orders jobs),
-// and each stage's time from its last task's end to its completion; it does
-// not model locality waits, executors excluded for a stage, or tasks that
-// would run faster or slower on other hardware.
+// each stage's time from its last task's end to its completion, and with
+// each task the time the slot it took had been free while its stage was
+// launching (locality waits, launch overhead). It does not model
+// executors excluded for a stage, the wait for a lost executor's
+// replacement, or tasks that would run faster or slower on other
+// hardware.
 type WhatIf struct {
 	WallMs     int64 `json:"wallMs"`     // the application's wall time
 	DriverMs   int64 `json:"driverMs"`   // wall time with no stage running: the driver's own time
@@ -71,7 +74,8 @@ type CriticalPath struct {
 }
 
 // CriticalStage is one stage attempt on the critical path: its longest
-// task (or run of tasks) plus its time from its last task to completion.
+// task (or run of tasks, with the waits for their launch) plus its time
+// from its last task to completion.
 type CriticalStage struct {
 	StageID    int   `json:"stageId"`
 	AttemptID  int   `json:"attemptId"`

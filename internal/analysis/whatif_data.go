@@ -37,6 +37,10 @@ type deeper struct {
 	slots               int
 	slotsStale          bool
 	slotsForMostRunning int
+	// freeSince is when each slot free now became free, oldest first, at
+	// most the slots alive less the tasks running (fewer when some free
+	// slot's start is not known: then it counts as free for longest).
+	freeSince []int64
 
 	cache wiCache
 }
@@ -57,6 +61,7 @@ type wiStage struct {
 	// submitted and when its first task started.
 	freeAtSubmission, freeAtLaunch int64
 	launched                       bool
+	firstStart                     int64 // its first task's launch, from its first TaskStart
 }
 
 func (d *deeper) init() {
@@ -102,13 +107,27 @@ func (a *App) observeDeeper(ev sparklog.Event) {
 		a.noteFreeSlots(e.Stage.SubmissionTime)
 	case *sparklog.TaskStart:
 		a.noteFreeSlots(e.Task.LaunchTime)
-		if s := a.wiStage(stageKey{e.StageID, e.StageAttemptID}); !s.launched {
-			s.launched, s.freeAtLaunch = true, d.freeMs
+		s := a.wiStage(stageKey{e.StageID, e.StageAttemptID})
+		if !s.launched {
+			s.launched, s.freeAtLaunch, s.firstStart = true, d.freeMs, e.Task.LaunchTime
 		}
+		a.noteLaunchGap(s, &e.Task)
 	case *sparklog.TaskEnd:
 		a.noteFreeSlots(e.Task.FinishTime)
+		if _, ok := a.running[e.Task.TaskID]; ok && a.plausible(e.Task.FinishTime) {
+			d.freeSince = append(d.freeSince, e.Task.FinishTime)
+			d.trimFreeSince(len(a.running) - 1)
+		}
 	}
 	switch e := ev.(type) {
+	case *sparklog.ExecutorAdded:
+		// Its slots are free from now on; the oldest free slots are
+		// dropped when the tasks running leave fewer.
+		if e.ExecutorID != "driver" && a.plausible(e.Timestamp) {
+			for range min(max(e.TotalCores/max(a.cpusPerTask, 1), 0), 1024) {
+				d.freeSince = append(d.freeSince, e.Timestamp)
+			}
+		}
 	case *sparklog.EnvironmentUpdate:
 		if b, ok := parseJVMSize(e.SparkProperties["spark.driver.memory"]); ok {
 			d.driverMemory = b
@@ -172,6 +191,41 @@ func (a *App) noteFreeSlots(t int64) {
 		d.freeMs += t - d.freeAt
 	}
 	d.freeAt = max(d.freeAt, t)
+}
+
+// noteLaunchGap adds to a task's duration how long the slot it took had
+// been free since its stage's first launch: while a stage has tasks left
+// to launch, a free slot waits only for the scheduler (locality waits,
+// the driver launching very short tasks one by one), a cost the replay
+// keeps with the task. A retry or speculative copy waited for the
+// attempt before it, not for a slot, and adds none.
+func (a *App) noteLaunchGap(s *wiStage, t *sparklog.TaskInfo) {
+	d := &a.deep
+	free := d.slots - len(a.running) // this task is not running yet
+	if free <= 0 || t.LaunchTime <= 0 || !a.plausible(t.LaunchTime) {
+		return
+	}
+	d.trimFreeSince(len(a.running))
+	since := int64(math.MinInt64) // a free slot whose start is unknown: free for longest
+	if len(d.freeSince) >= free {
+		since, d.freeSince = d.freeSince[0], d.freeSince[1:]
+	}
+	if t.Attempt > 0 || t.Speculative {
+		return
+	}
+	if gap := t.LaunchTime - max(since, s.firstStart); gap > 0 && gap <= maxTaskSpanMs {
+		s.addDuration(t.Index, gap)
+		d.version++
+	}
+}
+
+// trimFreeSince keeps the free slots' times to the slots alive less
+// running tasks, dropping the oldest: an executor removed idle was free
+// for longest.
+func (d *deeper) trimFreeSince(running int) {
+	if n := len(d.freeSince) - max(d.slots-running, 0); n > 0 {
+		d.freeSince = d.freeSince[n:]
+	}
 }
 
 func (a *App) wiTaskEnd(e *sparklog.TaskEnd) {

@@ -275,6 +275,20 @@ func TestWhatIfExecutorLost(t *testing.T) {
 	}
 }
 
+// A locality wait: one executor of 2 cores, 4 tasks of 1 s; tasks 2 and 3
+// launched 500 ms after the first two freed their slots. The replay keeps
+// that wait with each of them: 1 s + 1.5 s today, as the run took; with
+// 4 slots or more all at once, the waited ones taking 1.5 s.
+func TestWhatIfLaunchGapKept(t *testing.T) {
+	tasks := waves(2, 2, 0, 1000, 0)
+	tasks = append(tasks, waves(2, 2, 1500, 1000, 2)...)
+	w := analyzeLines(t, wiLog(1, 2, 2500, []wiStageRun{{id: 0, sub: 0, done: 2500, tasks: tasks}}), DefaultConfig()).WhatIf
+	checkPredictions(t, w, map[int]int64{1: 2500, 2: 1500, 4: 1500})
+	if w.CriticalPath.WallMs != 1500 {
+		t.Errorf("critical path %d ms, want the waited task's 1.5 s", w.CriticalPath.WallMs)
+	}
+}
+
 // Two independent stages submitted together (jobs 0 and 1 at once):
 // 8 × 2 s and 8 × 1 s. Job 0's stage takes the slots first.
 func TestWhatIfParallelStages(t *testing.T) {
