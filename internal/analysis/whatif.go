@@ -28,10 +28,10 @@ import (
 // the last stage that ended before it was submitted, which orders jobs),
 // each stage's time from its last task's end to its completion, and with
 // each task the time the slot it took had been free while its stage was
-// launching (locality waits, launch overhead). It does not model
-// executors excluded for a stage, the wait for a lost executor's
-// replacement, or tasks that would run faster or slower on other
-// hardware.
+// launching (locality waits, launch overhead) and, for a retry, the time
+// no executor was alive since its failed attempt (a lost executor's
+// replacement starting). It does not model executors excluded for a
+// stage, or tasks that would run faster or slower on other hardware.
 type WhatIf struct {
 	WallMs     int64 `json:"wallMs"`     // the application's wall time
 	DriverMs   int64 `json:"driverMs"`   // wall time with no stage running: the driver's own time

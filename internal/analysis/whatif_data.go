@@ -41,6 +41,10 @@ type deeper struct {
 	// most the slots alive less the tasks running (fewer when some free
 	// slot's start is not known: then it counts as free for longest).
 	freeSince []int64
+	// noSlotMs is how long, up to noSlotAt, no executor was alive once
+	// one had joined (all lost, the replacements still starting); it is
+	// noted at every executor event, so it is exact at any instant.
+	noSlotMs, noSlotAt int64
 
 	cache wiCache
 }
@@ -62,6 +66,9 @@ type wiStage struct {
 	freeAtSubmission, freeAtLaunch int64
 	launched                       bool
 	firstStart                     int64 // its first task's launch, from its first TaskStart
+	// failedAt is, per task index whose last attempt failed, deeper.noSlotMs
+	// at that failure: its retry adds the time no executor was alive since.
+	failedAt map[int]int64
 }
 
 func (d *deeper) init() {
@@ -97,8 +104,14 @@ func (a *App) noteStageInfo(info *sparklog.StageInfo) {
 func (a *App) observeDeeper(ev sparklog.Event) {
 	d := &a.deep
 	switch e := ev.(type) {
-	case *sparklog.ExecutorAdded, *sparklog.ExecutorRemoved, *sparklog.EnvironmentUpdate:
-		d.slotsStale = true // counted at the next task event, after the App has applied this one
+	case *sparklog.ExecutorAdded:
+		a.noteNoSlots(e.Timestamp) // before the App applies it: the count until now
+		d.slotsStale = true        // counted at the next task event, after the App has applied this one
+	case *sparklog.ExecutorRemoved:
+		a.noteNoSlots(e.Timestamp)
+		d.slotsStale = true
+	case *sparklog.EnvironmentUpdate:
+		d.slotsStale = true
 	case *sparklog.ApplicationStart:
 		a.noteFreeSlots(e.Timestamp)
 	case *sparklog.JobStart:
@@ -112,6 +125,7 @@ func (a *App) observeDeeper(ev sparklog.Event) {
 			s.launched, s.freeAtLaunch, s.firstStart = true, d.freeMs, e.Task.LaunchTime
 		}
 		a.noteLaunchGap(s, &e.Task)
+		a.noteRetryWait(s, &e.Task)
 	case *sparklog.TaskEnd:
 		a.noteFreeSlots(e.Task.FinishTime)
 		if _, ok := a.running[e.Task.TaskID]; ok && a.plausible(e.Task.FinishTime) {
@@ -193,6 +207,21 @@ func (a *App) noteFreeSlots(t int64) {
 	d.freeAt = max(d.freeAt, t)
 }
 
+// noteNoSlots adds the time since the last executor event (or task
+// failure or retry) to noSlotMs if no executor was alive in between.
+func (a *App) noteNoSlots(t int64) {
+	d := &a.deep
+	if t <= 0 || !a.plausible(t) {
+		return
+	}
+	if d.noSlotAt > 0 && t > d.noSlotAt && a.availableCoresNow() == 0 {
+		d.noSlotMs += t - d.noSlotAt
+	}
+	if len(a.lifetimes) > 0 { // counted from the first executor on
+		d.noSlotAt = max(d.noSlotAt, t)
+	}
+}
+
 // noteLaunchGap adds to a task's duration how long the slot it took had
 // been free since its stage's first launch: while a stage has tasks left
 // to launch, a free slot waits only for the scheduler (locality waits,
@@ -216,6 +245,23 @@ func (a *App) noteLaunchGap(s *wiStage, t *sparklog.TaskInfo) {
 	if gap := t.LaunchTime - max(since, s.firstStart); gap > 0 && gap <= maxTaskSpanMs {
 		s.addDuration(t.Index, gap)
 		d.version++
+	}
+}
+
+// noteRetryWait adds to a retried task the time no executor was alive
+// between its failed attempt's end and its launch: the replay runs the
+// attempts of an index back to back on one slot, and without this would
+// skip the wait for a lost executor's replacement.
+func (a *App) noteRetryWait(s *wiStage, t *sparklog.TaskInfo) {
+	at, ok := s.failedAt[t.Index]
+	if !ok {
+		return
+	}
+	delete(s.failedAt, t.Index)
+	a.noteNoSlots(t.LaunchTime)
+	if wait := a.deep.noSlotMs - at; wait > 0 && wait <= maxTaskSpanMs {
+		s.addDuration(t.Index, wait)
+		a.deep.version++
 	}
 }
 
@@ -251,6 +297,13 @@ func (a *App) wiTaskEnd(e *sparklog.TaskEnd) {
 	s.taskMs += dur
 	if e.Reason.Reason == "FetchFailed" {
 		s.fetchFailed++
+	}
+	if r := e.Reason.Reason; r != "" && r != "Success" && !t.Speculative && len(s.failedAt) < whatIfMaxBuckets {
+		a.noteNoSlots(t.FinishTime)
+		if s.failedAt == nil {
+			s.failedAt = map[int]int64{}
+		}
+		s.failedAt[t.Index] = a.deep.noSlotMs
 	}
 	s.addDuration(t.Index, dur)
 	a.deep.version++

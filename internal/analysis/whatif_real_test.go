@@ -20,9 +20,6 @@ type runFacts struct {
 	// replay does not model (it knows the executors alive, not which of
 	// them a stage may use).
 	stageExclusion bool
-	// noExecutorMs is the time stages ran with no executor alive after
-	// the first one joined: executors lost and not yet replaced.
-	noExecutorMs int64
 	// idleMs is the wall time the free slots cost while some stage had
 	// launched tasks and was still to launch more (from a stage attempt's
 	// first launch to its last), as the free share of the slots alive
@@ -35,12 +32,11 @@ type runFacts struct {
 	tasks          int64
 }
 
-// sweepPoint changes a step function at t: tasks running, executors
-// alive, windows open.
+// sweepPoint changes step functions at t: tasks running, executors
+// alive, stage launch windows open.
 type sweepPoint struct {
-	t                         int64
-	running, alive, windows   int
-	noExecWindows, afterFirst int
+	t                       int64
+	running, alive, windows int
 }
 
 func factsOf(t *testing.T, path string) (Report, runFacts) {
@@ -50,7 +46,6 @@ func factsOf(t *testing.T, path string) (Report, runFacts) {
 	var points []sweepPoint
 	type launches struct{ first, last int64 }
 	spans := map[stageKey]*launches{}
-	firstExec := int64(math.MaxInt64)
 	var durations, timed int64
 	rc := openLog(t, path)
 	defer rc.Close()
@@ -66,7 +61,6 @@ func factsOf(t *testing.T, path string) (Report, runFacts) {
 		case *sparklog.ExecutorAdded:
 			if e.ExecutorID != "driver" {
 				points = append(points, sweepPoint{t: e.Timestamp, alive: 1})
-				firstExec = min(firstExec, e.Timestamp)
 			}
 		case *sparklog.ExecutorRemoved:
 			if e.ExecutorID != "driver" {
@@ -101,22 +95,12 @@ func factsOf(t *testing.T, path string) (Report, runFacts) {
 	for _, l := range spans {
 		points = append(points, sweepPoint{t: l.first, windows: 1}, sweepPoint{t: l.last, windows: -1})
 	}
-	for _, s := range r.Stages {
-		if s.SubmissionTime > 0 && s.CompletionTime > s.SubmissionTime {
-			points = append(points, sweepPoint{t: s.SubmissionTime, noExecWindows: 1}, sweepPoint{t: s.CompletionTime, noExecWindows: -1})
-		}
-	}
-	if firstExec < math.MaxInt64 {
-		points = append(points, sweepPoint{t: firstExec, afterFirst: 1})
-	}
 	slices.SortStableFunc(points, func(x, y sweepPoint) int { return cmp.Compare(x.t, y.t) })
 	var cur sweepPoint
 	for i, p := range points {
 		cur.running += p.running
 		cur.alive += p.alive
 		cur.windows += p.windows
-		cur.noExecWindows += p.noExecWindows
-		cur.afterFirst += p.afterFirst
 		if i+1 == len(points) {
 			break
 		}
@@ -127,9 +111,6 @@ func factsOf(t *testing.T, path string) (Report, runFacts) {
 		}
 		if cur.windows > 0 && slots > 0 {
 			f.idleMs += float64(max(slots-cur.running, 0)) / float64(slots) * float64(dt)
-		}
-		if !w.Local && cur.noExecWindows > 0 && cur.afterFirst > 0 && cur.alive <= 0 {
-			f.noExecutorMs += dt
 		}
 	}
 	return r, f
@@ -144,9 +125,6 @@ func factsOf(t *testing.T, path string) (Report, runFacts) {
 //     stages started in the part not read;
 //   - runs that excluded executors for a stage: fewer slots were usable
 //     for it than were alive;
-//   - runs whose stages waited with no executor alive (all lost, the
-//     replacements still starting): a lost task attempt and its retry
-//     are replayed back to back on one slot, without that wait;
 //   - local[*] runs whose slots, counted as the most tasks seen running
 //     at once (launches logged before the ends they followed), were
 //     mostly not all busy while a stage still had tasks to launch (free
@@ -184,13 +162,11 @@ func TestWhatIfRealLogsReplayToday(t *testing.T) {
 				why = "later part of a rolling log"
 			case f.stageExclusion:
 				why = "executors excluded for a stage"
-			case f.noExecutorMs > 0:
-				why = "stages waited with no executor alive"
 			case f.estimatedSlots && f.idleMs > 0.1*float64(w.ExecutorMs):
 				why = "local[*] with slots estimated above the tasks that ran at once"
 			}
-			t.Logf("executor time %d ms, predicted at %d executors %d ms (%.3f); idle %.0f ms, no executor %d ms, mean task %.0f ms; exempt: %q",
-				want, w.Executors, got, ratio, f.idleMs, f.noExecutorMs, f.meanTaskMs, why)
+			t.Logf("executor time %d ms, predicted at %d executors %d ms (%.3f); idle %.0f ms, mean task %.0f ms; exempt: %q",
+				want, w.Executors, got, ratio, f.idleMs, f.meanTaskMs, why)
 			checkWhatIfConsistent(t, r)
 			if why != "" {
 				// Fewer slots or unseen costs make the real run slower,
@@ -206,7 +182,7 @@ func TestWhatIfRealLogsReplayToday(t *testing.T) {
 			}
 		})
 	}
-	if compared < 34 {
+	if compared < 37 {
 		t.Errorf("only %d logs compared", compared)
 	}
 }

@@ -9,7 +9,7 @@ import (
 
 // wiTask is one task attempt of a generated log.
 type wiTask struct {
-	index          int
+	index, attempt int
 	launch, finish int64
 	exec           string
 	reason         string // "" = Success
@@ -83,8 +83,8 @@ func wiLogLives(lives []wiLife, cores int, end int64, jobs ...[]wiStageRun) []st
 			for _, t := range s.tasks {
 				taskID++
 				ti := func(finish int64) string {
-					return fmt.Sprintf(`{"Task ID":%d,"Index":%d,"Attempt":0,"Partition ID":%d,"Launch Time":%d,"Executor ID":%q,"Host":"h","Locality":"PROCESS_LOCAL","Speculative":false,"Getting Result Time":0,"Finish Time":%d,"Failed":%t,"Killed":false,"Accumulables":[]}`,
-						taskID, t.index, t.index, wiBase+t.launch, t.exec, finish, finish > 0 && t.reason != "")
+					return fmt.Sprintf(`{"Task ID":%d,"Index":%d,"Attempt":%d,"Partition ID":%d,"Launch Time":%d,"Executor ID":%q,"Host":"h","Locality":"PROCESS_LOCAL","Speculative":false,"Getting Result Time":0,"Finish Time":%d,"Failed":%t,"Killed":false,"Accumulables":[]}`,
+						taskID, t.index, t.attempt, t.index, wiBase+t.launch, t.exec, finish, finish > 0 && t.reason != "")
 				}
 				reason := `{"Reason":"Success"}`
 				if t.reason == "FetchFailed" {
@@ -273,6 +273,25 @@ func TestWhatIfExecutorLost(t *testing.T) {
 	if w.Executors != 2 || w.IdealExecutors != 2 {
 		t.Errorf("today %d executors, ideal %d; want 2 and 2", w.Executors, w.IdealExecutors)
 	}
+}
+
+// A lost executor's replacement: executor 1 (1 core) runs task 0 from 0
+// and is lost at 1 s; executor 2 (1 core) joins at 3 s and runs task 0's
+// retry (1 s), then task 1 (1 s): 5 s. The replay runs task 0's attempts
+// back to back on one slot with the 2 s no executor was alive between
+// them, as the run took; with 2 slots task 1 runs beside it: 4 s.
+func TestWhatIfRetryWaitsForReplacement(t *testing.T) {
+	tasks := []wiTask{
+		{index: 0, launch: 0, finish: 1000, exec: "1", reason: "ExecutorLostFailure"},
+		{index: 0, attempt: 1, launch: 3000, finish: 4000, exec: "2"},
+		{index: 1, launch: 4000, finish: 5000, exec: "2"},
+	}
+	lines := wiLogLives([]wiLife{{0, 1000}, {3000, 0}}, 1, 5000, []wiStageRun{{id: 0, sub: 0, done: 5000, tasks: tasks}})
+	w := analyzeLines(t, lines, DefaultConfig()).WhatIf
+	if w.Executors != 1 || w.ExecutorMs != 5000 {
+		t.Fatalf("today %d executors, %d ms of stages; want 1 and 5 s", w.Executors, w.ExecutorMs)
+	}
+	checkPredictions(t, w, map[int]int64{1: 5000, 2: 4000, 4: 4000})
 }
 
 // A locality wait: one executor of 2 cores, 4 tasks of 1 s; tasks 2 and 3
