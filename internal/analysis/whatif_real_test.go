@@ -126,9 +126,9 @@ func factsOf(t *testing.T, path string) (Report, runFacts) {
 //   - runs that excluded executors for a stage: fewer slots were usable
 //     for it than were alive;
 //   - local[*] runs whose slots, counted as the most tasks seen running
-//     at once (launches logged before the ends they followed), were
-//     mostly not all busy while a stage still had tasks to launch (free
-//     slots costing over 10% of the executor time): the replay runs as
+//     at once (a launch logged before the end it followed counts twice),
+//     were not all busy while a stage still had tasks to launch, free
+//     slots costing over 10% of the executor time: the replay runs as
 //     many tasks at once as it counts slots.
 func TestWhatIfRealLogsReplayToday(t *testing.T) {
 	root := testkit.Events(t)
