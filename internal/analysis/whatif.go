@@ -9,16 +9,29 @@ import (
 
 // WhatIf answers "what would more, or fewer, executors change?" from the
 // event log alone, the way Sparklens does: each stage attempt's task
-// durations are replayed on N executors × slots, tasks in index order onto
-// the earliest free slot, a stage starting when the stages it waited for
-// end, with the driver's time kept as it was. Times are milliseconds.
+// durations are replayed on task slots, tasks in index order onto the
+// earliest free slot, a stage starting when the stages it waited for end,
+// with the driver's time kept as it was. Times are milliseconds.
+//
+// The slots follow the executors the run really had: at each moment of
+// the replay, those of the executors alive at that moment of the real
+// run (added, not yet removed), the ones alive when the last stage ended
+// kept beyond it. A prediction for N executors scales that timeline by
+// N / today's peak (rounded, at least one slot while any executor was
+// alive): for a run whose executors all lived throughout, N fixed
+// executors; for dynamic allocation or lost executors, N/peak × the
+// executors alive at each moment. Tasks running when executors leave
+// finish (their failed attempts are in the durations already).
 //
 // The replay is a model: it keeps every gap the driver left between a
 // stage and the ones it waited for (its parents, the previous attempt, and
 // the last stage that ended before it was submitted, which orders jobs),
-// and each stage's time from its last task's end to its completion; it does
-// not model locality waits, executors that come and go, or tasks that would
-// run faster or slower on other hardware.
+// each stage's time from its last task's end to its completion, and with
+// each task the time the slot it took had been free while its stage was
+// launching (locality waits, launch overhead) and, for a retry, the time
+// no executor was alive since its failed attempt (a lost executor's
+// replacement starting). It does not model executors excluded for a
+// stage, or tasks that would run faster or slower on other hardware.
 type WhatIf struct {
 	WallMs     int64 `json:"wallMs"`     // the application's wall time
 	DriverMs   int64 `json:"driverMs"`   // wall time with no stage running: the driver's own time
@@ -35,7 +48,8 @@ type WhatIf struct {
 	Bucketed     bool         `json:"bucketed,omitempty"`
 	CriticalPath CriticalPath `json:"criticalPath"`
 	// Predictions are for ¼, ½, 1, 2 and 4 × today's executors and the
-	// ideal count, by executor count.
+	// ideal count, by executor count: each the peak of the real executor
+	// timeline scaled to it.
 	Predictions []Prediction `json:"predictions"`
 	// IdealExecutors is the fewest executors whose predicted wall time is
 	// within Tolerance of the prediction at today's count; CoreHoursSaved
@@ -60,20 +74,24 @@ type CriticalPath struct {
 }
 
 // CriticalStage is one stage attempt on the critical path: its longest
-// task (or run of tasks) plus its time from its last task to completion.
+// task (or run of tasks, with the waits for their launch) plus its time
+// from its last task to completion.
 type CriticalStage struct {
 	StageID    int   `json:"stageId"`
 	AttemptID  int   `json:"attemptId"`
 	DurationMs int64 `json:"durationMs"`
 }
 
-// Prediction is the replay's wall time with Executors executors.
+// Prediction is the replay's wall time with the real executor timeline
+// scaled to a peak of Executors executors.
 type Prediction struct {
 	Executors  int     `json:"executors"`
-	Factor     float64 `json:"factor"` // Executors / today's peak
+	Factor     float64 `json:"factor"` // Executors / today's peak: the timeline's scale
 	WallMs     int64   `json:"wallMs"`
 	ExecutorMs int64   `json:"executorMs"` // WallMs minus the driver's time
-	CoreHours  float64 `json:"coreHours"`  // Executors × cores × WallMs, in hours
+	// CoreHours is the scaled timeline's cores over the predicted wall
+	// time, in hours: Executors × cores × WallMs when all lived throughout.
+	CoreHours float64 `json:"coreHours"`
 }
 
 // whatIfFactors are the executor counts every what-if predicts, as
@@ -89,7 +107,9 @@ type wiCache struct {
 	version int64
 	start   int64
 	g       *wiGraph
-	ends    map[int]int64 // slots → simulated end (epoch ms)
+	// alive is the executor timeline the ends were replayed on.
+	alive []wiStep
+	ends  map[int]int64 // executors at the peak → simulated end (epoch ms)
 	// critical is the infinite-executor replay, its WallMs the epoch ms
 	// at which it ends.
 	critical *CriticalPath
@@ -143,25 +163,28 @@ func (a *App) replayWhatIf(r *Report) *WhatIf {
 	}
 	w.ExecutorMs = min(g.busyMs(r.Start, r.End), w.WallMs)
 	w.DriverMs = w.WallMs - w.ExecutorMs
+	alive := a.whatIfTimeline(peak, cores, local, g.lastEnd)
+	if !slices.Equal(alive, c.alive) {
+		c.alive, c.ends = alive, map[int]int64{}
+	}
 	// The driver's time after the last stage is kept as it was.
 	tail := max(r.End-g.lastEnd, 0)
 	wall := func(execs int) int64 {
-		s := execs * slots
-		end, ok := c.ends[s]
+		end, ok := c.ends[execs]
 		if !ok {
-			end, _ = g.simulate(s, r.Start)
-			c.ends[s] = end
+			end, _ = g.simulate(scaleTimeline(alive, execs, peak), r.Start)
+			c.ends[execs] = end
 		}
 		return max(end-r.Start, 0) + tail
 	}
 	predict := func(n int) Prediction {
 		ms := wall(n)
 		return Prediction{Executors: n, Factor: float64(n) / float64(peak), WallMs: ms,
-			ExecutorMs: max(ms-w.DriverMs, 0), CoreHours: float64(n*cores) * float64(ms) / 3.6e6}
+			ExecutorMs: max(ms-w.DriverMs, 0), CoreHours: coreMs(alive, r.Start, r.Start+ms) * float64(n) / float64(peak) / 3.6e6}
 	}
 
 	if c.critical == nil {
-		end, path := g.simulate(0, r.Start)
+		end, path := g.simulate(nil, r.Start)
 		cp := g.criticalPath(path)
 		cp.WallMs = end // made relative below
 		c.critical = &cp
@@ -240,6 +263,91 @@ func (a *App) whatIfShape(end int64) (peak, cores int, local bool) {
 		cores = max(a.cfg.CPUs/peak, 1)
 	}
 	return peak, cores, local
+}
+
+// wiStep is the executors alive from t until the next step: their task
+// slots and cores.
+type wiStep struct {
+	t            int64
+	slots, cores int
+}
+
+// whatIfTimeline is the executors the run really had, as steps in time
+// order: each executor from its addition to its removal. Executors still
+// alive when the last stage ended (lastEnd) are kept alive beyond it, so
+// a slower replay never runs out of them; in local mode or with --cpus,
+// today's peak throughout.
+func (a *App) whatIfTimeline(peak, cores int, local bool, lastEnd int64) []wiStep {
+	cpus := max(a.cpusPerTask, 1)
+	if local || a.cfg.CPUs > 0 {
+		return []wiStep{{math.MinInt64, peak * max(cores/cpus, 1), peak * cores}}
+	}
+	type change struct {
+		t            int64
+		slots, cores int
+	}
+	var changes []change
+	for _, l := range a.lifetimes {
+		if l.exec == "driver" || l.cores <= 0 {
+			continue
+		}
+		s := max(l.cores/cpus, 1)
+		changes = append(changes, change{l.from, s, l.cores})
+		if !l.open && l.to < lastEnd {
+			changes = append(changes, change{max(l.to, l.from), -s, -l.cores})
+		}
+	}
+	slices.SortFunc(changes, func(x, y change) int { return cmp.Compare(x.t, y.t) })
+	steps := []wiStep{{t: math.MinInt64}}
+	for _, c := range changes {
+		last := steps[len(steps)-1]
+		if c.t != last.t {
+			steps = append(steps, wiStep{c.t, last.slots, last.cores})
+		}
+		steps[len(steps)-1].slots += c.slots
+		steps[len(steps)-1].cores += c.cores
+	}
+	// Executors all gone before the last stage ended (its tasks ran on
+	// executors whose end was logged early): the last ones seen stay.
+	if n := len(steps); steps[n-1].slots <= 0 {
+		for i := n - 2; i > 0; i-- {
+			if steps[i].slots > 0 {
+				steps[n-1].slots, steps[n-1].cores = steps[i].slots, steps[i].cores
+				break
+			}
+		}
+	}
+	return steps
+}
+
+// scaleTimeline is the timeline with execs executors at today's peak:
+// every step's slots × execs / peak, rounded, at least one slot where
+// any executor was alive.
+func scaleTimeline(alive []wiStep, execs, peak int) []wiStep {
+	out := make([]wiStep, len(alive))
+	for i, s := range alive {
+		n := (s.slots*execs + peak/2) / peak
+		if s.slots > 0 {
+			n = max(n, 1)
+		}
+		out[i] = wiStep{t: s.t, slots: n}
+	}
+	return out
+}
+
+// coreMs is the timeline's core-milliseconds from start to end.
+func coreMs(alive []wiStep, start, end int64) float64 {
+	var sum float64
+	for i, s := range alive {
+		from, to := max(s.t, start), end
+		if i+1 < len(alive) {
+			to = min(to, alive[i+1].t)
+		}
+		if to > from {
+			sum += float64(s.cores) * float64(to-from)
+		}
+	}
+	return sum
 }
 
 // wiGraph is the replay's input: stage attempts that ran, in submission
@@ -394,6 +502,7 @@ const (
 	evReady    = iota // a stage attempt may start its tasks
 	evTaskDone        // one of its tasks (or runs of tasks) ended
 	evDone            // the stage attempt completed
+	evSlots           // the executors alive changed: node is the timeline step
 )
 
 type wiEvent struct {
@@ -464,15 +573,17 @@ func (h *wiReady) Pop() any {
 	return x
 }
 
-// simulate replays the graph on slots task slots (0: as many as there
-// are tasks) from start, and returns when the last stage attempt ends
-// and, per node, the node it waited for last (-1: none), which traces the
-// critical path back from the node that ended last.
-func (g *wiGraph) simulate(slots int, start int64) (end int64, waitedFor []int32) {
+// simulate replays the graph from start on the task slots of the
+// timeline (nil: as many as there are tasks), and returns when the last
+// stage attempt ends and, per node, the node it waited for last (-1:
+// none), which traces the critical path back from the node that ended
+// last. When the slots shrink below the tasks running, those finish and
+// no new one starts until one is free.
+func (g *wiGraph) simulate(slots []wiStep, start int64) (end int64, waitedFor []int32) {
 	n := len(g.nodes)
-	free := slots
-	if slots <= 0 {
-		free = math.MaxInt
+	capacity, running := math.MaxInt, 0
+	if slots != nil {
+		capacity = 0
 	}
 	pending := make([]int32, n)
 	left := make([]int32, n)
@@ -492,6 +603,13 @@ func (g *wiGraph) simulate(slots int, start int64) (end int64, waitedFor []int32
 		waitedFor[i] = last
 		events.push(wiEvent{t + nd.lag + nd.head, evReady, i})
 	}
+	for i, s := range slots {
+		if s.t <= start {
+			capacity = s.slots
+		} else {
+			events.push(wiEvent{s.t, evSlots, int32(i)})
+		}
+	}
 	for i := range g.nodes {
 		pending[i] = int32(len(g.nodes[i].preds))
 		if pending[i] == 0 {
@@ -504,6 +622,10 @@ func (g *wiGraph) simulate(slots int, start int64) (end int64, waitedFor []int32
 		t := events[0].t
 		for len(events) > 0 && events[0].t == t {
 			ev := events.pop()
+			if ev.kind == evSlots {
+				capacity = slots[ev.node].slots
+				continue
+			}
 			nd := &g.nodes[ev.node]
 			switch ev.kind {
 			case evReady:
@@ -514,9 +636,7 @@ func (g *wiGraph) simulate(slots int, start int64) (end int64, waitedFor []int32
 				left[ev.node] = int32(len(nd.buckets))
 				heap.Push(ready, ev.node)
 			case evTaskDone:
-				if slots > 0 {
-					free++
-				}
+				running--
 				if left[ev.node]--; left[ev.node] == 0 {
 					events.push(wiEvent{t + nd.tail, evDone, ev.node})
 				}
@@ -534,11 +654,11 @@ func (g *wiGraph) simulate(slots int, start int64) (end int64, waitedFor []int32
 		}
 		// Tasks in index order onto the free slots, the highest-priority
 		// stage attempt first.
-		for free > 0 && ready.Len() > 0 {
+		for running < capacity && ready.Len() > 0 {
 			i := ready.nodes[0]
 			nd := &g.nodes[i]
 			events.push(wiEvent{t + int64(nd.buckets[next[i]]), evTaskDone, i})
-			free--
+			running++
 			if next[i]++; int(next[i]) == len(nd.buckets) {
 				heap.Pop(ready)
 			}

@@ -37,6 +37,14 @@ type deeper struct {
 	slots               int
 	slotsStale          bool
 	slotsForMostRunning int
+	// freeSince is when each slot free now became free, oldest first, at
+	// most the slots alive less the tasks running (fewer when some free
+	// slot's start is not known: then it counts as free for longest).
+	freeSince []int64
+	// noSlotMs is how long, up to noSlotAt, no executor was alive once
+	// one had joined (all lost, the replacements still starting); it is
+	// noted at every executor event, so it is exact at any instant.
+	noSlotMs, noSlotAt int64
 
 	cache wiCache
 }
@@ -57,6 +65,10 @@ type wiStage struct {
 	// submitted and when its first task started.
 	freeAtSubmission, freeAtLaunch int64
 	launched                       bool
+	firstStart                     int64 // its first task's launch, from its first TaskStart
+	// failedAt is, per task index whose last attempt failed, deeper.noSlotMs
+	// at that failure: its retry adds the time no executor was alive since.
+	failedAt map[int]int64
 }
 
 func (d *deeper) init() {
@@ -92,8 +104,14 @@ func (a *App) noteStageInfo(info *sparklog.StageInfo) {
 func (a *App) observeDeeper(ev sparklog.Event) {
 	d := &a.deep
 	switch e := ev.(type) {
-	case *sparklog.ExecutorAdded, *sparklog.ExecutorRemoved, *sparklog.EnvironmentUpdate:
-		d.slotsStale = true // counted at the next task event, after the App has applied this one
+	case *sparklog.ExecutorAdded:
+		a.noteNoSlots(e.Timestamp) // before the App applies it: the count until now
+		d.slotsStale = true        // counted at the next task event, after the App has applied this one
+	case *sparklog.ExecutorRemoved:
+		a.noteNoSlots(e.Timestamp)
+		d.slotsStale = true
+	case *sparklog.EnvironmentUpdate:
+		d.slotsStale = true
 	case *sparklog.ApplicationStart:
 		a.noteFreeSlots(e.Timestamp)
 	case *sparklog.JobStart:
@@ -102,13 +120,28 @@ func (a *App) observeDeeper(ev sparklog.Event) {
 		a.noteFreeSlots(e.Stage.SubmissionTime)
 	case *sparklog.TaskStart:
 		a.noteFreeSlots(e.Task.LaunchTime)
-		if s := a.wiStage(stageKey{e.StageID, e.StageAttemptID}); !s.launched {
-			s.launched, s.freeAtLaunch = true, d.freeMs
+		s := a.wiStage(stageKey{e.StageID, e.StageAttemptID})
+		if !s.launched {
+			s.launched, s.freeAtLaunch, s.firstStart = true, d.freeMs, e.Task.LaunchTime
 		}
+		a.noteLaunchGap(s, &e.Task)
+		a.noteRetryWait(s, &e.Task)
 	case *sparklog.TaskEnd:
 		a.noteFreeSlots(e.Task.FinishTime)
+		if _, ok := a.running[e.Task.TaskID]; ok && a.plausible(e.Task.FinishTime) {
+			d.freeSince = append(d.freeSince, e.Task.FinishTime)
+			d.trimFreeSince(len(a.running) - 1)
+		}
 	}
 	switch e := ev.(type) {
+	case *sparklog.ExecutorAdded:
+		// Its slots are free from now on; the oldest free slots are
+		// dropped when the tasks running leave fewer.
+		if e.ExecutorID != "driver" && a.plausible(e.Timestamp) {
+			for range min(max(e.TotalCores/max(a.cpusPerTask, 1), 0), 1024) {
+				d.freeSince = append(d.freeSince, e.Timestamp)
+			}
+		}
 	case *sparklog.EnvironmentUpdate:
 		if b, ok := parseJVMSize(e.SparkProperties["spark.driver.memory"]); ok {
 			d.driverMemory = b
@@ -174,6 +207,73 @@ func (a *App) noteFreeSlots(t int64) {
 	d.freeAt = max(d.freeAt, t)
 }
 
+// noteNoSlots adds the time since the last executor event (or task
+// failure or retry) to noSlotMs if no executor was alive in between.
+func (a *App) noteNoSlots(t int64) {
+	d := &a.deep
+	if t <= 0 || !a.plausible(t) {
+		return
+	}
+	if d.noSlotAt > 0 && t > d.noSlotAt && a.availableCoresNow() == 0 {
+		d.noSlotMs += t - d.noSlotAt
+	}
+	if len(a.lifetimes) > 0 { // counted from the first executor on
+		d.noSlotAt = max(d.noSlotAt, t)
+	}
+}
+
+// noteLaunchGap adds to a task's duration how long the slot it took had
+// been free since its stage's first launch: while a stage has tasks left
+// to launch, a free slot waits only for the scheduler (locality waits,
+// the driver launching very short tasks one by one), a cost the replay
+// keeps with the task. A retry or speculative copy waited for the
+// attempt before it, not for a slot, and adds none.
+func (a *App) noteLaunchGap(s *wiStage, t *sparklog.TaskInfo) {
+	d := &a.deep
+	free := d.slots - len(a.running) // this task is not running yet
+	if free <= 0 || t.LaunchTime <= 0 || !a.plausible(t.LaunchTime) {
+		return
+	}
+	d.trimFreeSince(len(a.running))
+	since := int64(math.MinInt64) // a free slot whose start is unknown: free for longest
+	if len(d.freeSince) >= free {
+		since, d.freeSince = d.freeSince[0], d.freeSince[1:]
+	}
+	if t.Attempt > 0 || t.Speculative {
+		return
+	}
+	if gap := t.LaunchTime - max(since, s.firstStart); gap > 0 && gap <= maxTaskSpanMs {
+		s.addDuration(t.Index, gap)
+		d.version++
+	}
+}
+
+// noteRetryWait adds to a retried task the time no executor was alive
+// between its failed attempt's end and its launch: the replay runs the
+// attempts of an index back to back on one slot, and without this would
+// skip the wait for a lost executor's replacement.
+func (a *App) noteRetryWait(s *wiStage, t *sparklog.TaskInfo) {
+	at, ok := s.failedAt[t.Index]
+	if !ok {
+		return
+	}
+	delete(s.failedAt, t.Index)
+	a.noteNoSlots(t.LaunchTime)
+	if wait := a.deep.noSlotMs - at; wait > 0 && wait <= maxTaskSpanMs {
+		s.addDuration(t.Index, wait)
+		a.deep.version++
+	}
+}
+
+// trimFreeSince keeps the free slots' times to the slots alive less
+// running tasks, dropping the oldest: an executor removed idle was free
+// for longest.
+func (d *deeper) trimFreeSince(running int) {
+	if n := len(d.freeSince) - max(d.slots-running, 0); n > 0 {
+		d.freeSince = d.freeSince[n:]
+	}
+}
+
 func (a *App) wiTaskEnd(e *sparklog.TaskEnd) {
 	t := &e.Task
 	if t.ExecutorID == "driver" {
@@ -197,6 +297,13 @@ func (a *App) wiTaskEnd(e *sparklog.TaskEnd) {
 	s.taskMs += dur
 	if e.Reason.Reason == "FetchFailed" {
 		s.fetchFailed++
+	}
+	if r := e.Reason.Reason; r != "" && r != "Success" && !t.Speculative && len(s.failedAt) < whatIfMaxBuckets {
+		a.noteNoSlots(t.FinishTime)
+		if s.failedAt == nil {
+			s.failedAt = map[int]int64{}
+		}
+		s.failedAt[t.Index] = a.deep.noSlotMs
 	}
 	s.addDuration(t.Index, dur)
 	a.deep.version++

@@ -9,7 +9,7 @@ import (
 
 // wiTask is one task attempt of a generated log.
 type wiTask struct {
-	index          int
+	index, attempt int
 	launch, finish int64
 	exec           string
 	reason         string // "" = Success
@@ -27,14 +27,21 @@ type wiStageRun struct {
 // wiBase is the generated logs' time 0 (a timestamp of 0 means absent).
 const wiBase = 1_000_000
 
+// wiLife is one executor's life in a generated log: from added to
+// removed (0: never removed), ms after wiBase.
+type wiLife struct{ added, removed int64 }
+
 // wiLog writes a log of jobs (each with its stage attempts) on execs
 // executors of cores cores each, all alive from 0 to end; times are ms
 // after wiBase.
 func wiLog(execs, cores int, end int64, jobs ...[]wiStageRun) []string {
+	return wiLogLives(make([]wiLife, execs), cores, end, jobs...)
+}
+
+// wiLogLives is wiLog with executors that come and go: executor i+1 lives
+// lives[i].
+func wiLogLives(lives []wiLife, cores int, end int64, jobs ...[]wiStageRun) []string {
 	b := (&logb{}).appStart(wiBase, "yarn")
-	for i := range execs {
-		b.execAdded(wiBase, fmt.Sprint(i+1), cores)
-	}
 	info := func(s wiStageRun, extra string) string {
 		ps := make([]string, len(s.parents))
 		for i, p := range s.parents {
@@ -49,6 +56,13 @@ func wiLog(execs, cores int, end int64, jobs ...[]wiStageRun) []string {
 		text  string
 	}
 	var lines []line
+	for i, l := range lives {
+		id := fmt.Sprint(i + 1)
+		lines = append(lines, line{l.added, 7, (&logb{}).execAdded(wiBase+l.added, id, cores).lines[0]})
+		if l.removed > 0 {
+			lines = append(lines, line{l.removed, 6, (&logb{}).execRemoved(wiBase+l.removed, id, "lost").lines[0]})
+		}
+	}
 	var taskID int64
 	for j, stages := range jobs {
 		var infos, ids []string
@@ -69,8 +83,8 @@ func wiLog(execs, cores int, end int64, jobs ...[]wiStageRun) []string {
 			for _, t := range s.tasks {
 				taskID++
 				ti := func(finish int64) string {
-					return fmt.Sprintf(`{"Task ID":%d,"Index":%d,"Attempt":0,"Partition ID":%d,"Launch Time":%d,"Executor ID":%q,"Host":"h","Locality":"PROCESS_LOCAL","Speculative":false,"Getting Result Time":0,"Finish Time":%d,"Failed":%t,"Killed":false,"Accumulables":[]}`,
-						taskID, t.index, t.index, wiBase+t.launch, t.exec, finish, finish > 0 && t.reason != "")
+					return fmt.Sprintf(`{"Task ID":%d,"Index":%d,"Attempt":%d,"Partition ID":%d,"Launch Time":%d,"Executor ID":%q,"Host":"h","Locality":"PROCESS_LOCAL","Speculative":false,"Getting Result Time":0,"Finish Time":%d,"Failed":%t,"Killed":false,"Accumulables":[]}`,
+						taskID, t.index, t.attempt, t.index, wiBase+t.launch, t.exec, finish, finish > 0 && t.reason != "")
 				}
 				reason := `{"Reason":"Success"}`
 				if t.reason == "FetchFailed" {
@@ -99,9 +113,10 @@ func wiLog(execs, cores int, end int64, jobs ...[]wiStageRun) []string {
 	return b.appEnd(wiBase + end).lines
 }
 
-// rank orders events at one instant: task ends, stage completions and job
-// ends first, then job starts, stage submissions and task starts.
-func rank(order int) int { return [...]int{3, 4, 5, 0, 1, 2}[order] }
+// rank orders events at one instant: task ends, stage completions, job
+// ends and executor removals first, then executor additions, job starts,
+// stage submissions and task starts.
+func rank(order int) int { return [...]int{5, 6, 7, 0, 1, 2, 3, 4}[order] }
 
 // waves places n tasks of durMs each on slots slots from start, in index
 // order onto the earliest free slot: the schedule Spark itself runs.
@@ -215,6 +230,84 @@ func TestWhatIfStraggler(t *testing.T) {
 	}
 }
 
+// Dynamic allocation: executor 1 (2 cores) from the start, executor 2 (2
+// cores) from 2 s; 12 tasks of 1 s. The run took 2 waves on 2 slots, then
+// 2 on 4: 4 s, which the replay at today's executors gives exactly (with
+// the peak's 4 slots throughout it would be 3 s). N executors scale the
+// timeline by N/2: N=1 has 1 slot, then 2 from 2 s: 2 + 5 s; N=4 has 4
+// then 8: 2 + 1 s; N=8 has 8 slots: 2 waves.
+func TestWhatIfExecutorsAdded(t *testing.T) {
+	tasks := waves(4, 2, 0, 1000, 0)
+	tasks = append(tasks, waves(8, 4, 2000, 1000, 4)...)
+	lines := wiLogLives([]wiLife{{0, 0}, {2000, 0}}, 2, 4000, []wiStageRun{{id: 0, sub: 0, done: 4000, tasks: tasks}})
+	w := analyzeLines(t, lines, DefaultConfig()).WhatIf
+	if w.Executors != 2 || w.ExecutorMs != 4000 {
+		t.Fatalf("today %d executors, %d ms of stages; want 2 and 4 s", w.Executors, w.ExecutorMs)
+	}
+	checkPredictions(t, w, map[int]int64{1: 7000, 2: 4000, 4: 3000, 8: 2000})
+	if w.IdealExecutors != 2 || w.CoreHoursSaved != 0 {
+		t.Errorf("ideal %d saving %g core-hours, want 2 and 0", w.IdealExecutors, w.CoreHoursSaved)
+	}
+	// The cores alive over each predicted run, scaled: today 2 cores for
+	// 2 s and 4 for 2 s; N=1 half of 2 × 2 s + 4 × 5 s; N=4 twice 2 × 2 s
+	// + 4 × 1 s.
+	for n, coreMs := range map[int]float64{1: 12000, 2: 12000, 4: 16000} {
+		for _, p := range w.Predictions {
+			if p.Executors == n && !near(p.CoreHours, coreMs/3.6e6) {
+				t.Errorf("%d executors: %g core-hours, want %g", n, p.CoreHours, coreMs/3.6e6)
+			}
+		}
+	}
+}
+
+// A lost executor: executors 1 and 2 (2 cores each) from the start,
+// executor 2 lost at 1 s; 8 tasks of 1 s. The run took 1 wave on 4 slots,
+// then 2 on the 2 left: 3 s. N=1: 2 slots, then 1: 1 + 6 s; N=4: 8 then
+// 4 slots: one wave.
+func TestWhatIfExecutorLost(t *testing.T) {
+	tasks := waves(4, 4, 0, 1000, 0)
+	tasks = append(tasks, waves(4, 2, 1000, 1000, 4)...)
+	lines := wiLogLives([]wiLife{{0, 0}, {0, 1000}}, 2, 3000, []wiStageRun{{id: 0, sub: 0, done: 3000, tasks: tasks}})
+	w := analyzeLines(t, lines, DefaultConfig()).WhatIf
+	checkPredictions(t, w, map[int]int64{1: 7000, 2: 3000, 4: 1000, 8: 1000})
+	if w.Executors != 2 || w.IdealExecutors != 2 {
+		t.Errorf("today %d executors, ideal %d; want 2 and 2", w.Executors, w.IdealExecutors)
+	}
+}
+
+// A lost executor's replacement: executor 1 (1 core) runs task 0 from 0
+// and is lost at 1 s; executor 2 (1 core) joins at 3 s and runs task 0's
+// retry (1 s), then task 1 (1 s): 5 s. The replay runs task 0's attempts
+// back to back on one slot with the 2 s no executor was alive between
+// them, as the run took; with 2 slots task 1 runs beside it: 4 s.
+func TestWhatIfRetryWaitsForReplacement(t *testing.T) {
+	tasks := []wiTask{
+		{index: 0, launch: 0, finish: 1000, exec: "1", reason: "ExecutorLostFailure"},
+		{index: 0, attempt: 1, launch: 3000, finish: 4000, exec: "2"},
+		{index: 1, launch: 4000, finish: 5000, exec: "2"},
+	}
+	lines := wiLogLives([]wiLife{{0, 1000}, {3000, 0}}, 1, 5000, []wiStageRun{{id: 0, sub: 0, done: 5000, tasks: tasks}})
+	w := analyzeLines(t, lines, DefaultConfig()).WhatIf
+	if w.Executors != 1 || w.ExecutorMs != 5000 {
+		t.Fatalf("today %d executors, %d ms of stages; want 1 and 5 s", w.Executors, w.ExecutorMs)
+	}
+	checkPredictions(t, w, map[int]int64{1: 5000, 2: 4000, 4: 4000})
+}
+
+// A locality wait: one executor of 2 cores, 4 tasks of 1 s; tasks 2 and 3
+// launched 500 ms after the first two freed their slots. The replay keeps
+// that wait with each of them: 1 s + 1.5 s today, as the run took; with
+// 4 slots or more all at once, the waited ones taking 1.5 s.
+func TestWhatIfLaunchGapKept(t *testing.T) {
+	tasks := waves(2, 2, 0, 1000, 0)
+	tasks = append(tasks, waves(2, 2, 1500, 1000, 2)...)
+	w := analyzeLines(t, wiLog(1, 2, 2500, []wiStageRun{{id: 0, sub: 0, done: 2500, tasks: tasks}}), DefaultConfig()).WhatIf
+	checkPredictions(t, w, map[int]int64{1: 2500, 2: 1500, 4: 1500})
+	if w.CriticalPath.WallMs != 1500 {
+		t.Errorf("critical path %d ms, want the waited task's 1.5 s", w.CriticalPath.WallMs)
+	}
+}
+
 // Two independent stages submitted together (jobs 0 and 1 at once):
 // 8 × 2 s and 8 × 1 s. Job 0's stage takes the slots first.
 func TestWhatIfParallelStages(t *testing.T) {
@@ -287,6 +380,7 @@ func TestWriteTextWhatIf(t *testing.T) {
 		"         1        15s      +67%        0.01\n",
 		"         4=      9.0s       +0%        0.02\n",
 		"ideal: 4 executors, the fewest predicted within 10% of today's wall time, saving 0.00 core-hours\n",
+		"  (each count replays the executors the run had over time, scaled to that peak)\n",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("missing %q in\n%s", want, out.String())

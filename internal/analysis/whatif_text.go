@@ -79,6 +79,9 @@ func writeWhatIf(w io.Writer, wi *WhatIf) {
 	}
 	fmt.Fprintf(w, "  = today's peak; %s: %d executors, the fewest predicted within %.0f%% of today's wall time, saving %.2f core-hours\n",
 		ideal, wi.IdealExecutors, 100*wi.Tolerance, max(wi.CoreHoursSaved, 0))
+	if !wi.Local {
+		fmt.Fprintln(w, "  (each count replays the executors the run had over time, scaled to that peak)")
+	}
 	if wi.Bucketed {
 		fmt.Fprintln(w, "  (stages of over 16384 tasks were replayed in runs of consecutive tasks: exact while tasks outnumber slots)")
 	}
