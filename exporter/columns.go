@@ -169,22 +169,30 @@ func NewColumnsPart(name string, t dto.MetricType, c *Columns) *Part {
 		return p
 	}
 	w := c.width
-	refs := func(i int) []uint32 { return c.refs[i*w : (i+1)*w] }
-	cmp := func(a, b int) int { return cols.compareRefs(refs(a), refs(b)) }
-	// Collectors mostly add series in order already: one pass to check,
-	// and an order of the series only for those that did not.
-	var order []int
+	series := func(i int) []uint32 { return c.refs[i*w : (i+1)*w] }
+	// Collectors mostly add series in order already: one pass checks that
+	// and finds the leading pairs every series shares (app_id, app_name).
+	inOrder, shared := true, w
+	first := series(0)
 	for i := 1; i < n; i++ {
-		if cmp(i-1, i) >= 0 {
-			order = make([]int, n)
-			for j := range order {
-				order[j] = j
-			}
-			slices.SortStableFunc(order, cmp)
-			order = slices.CompactFunc(order, func(a, b int) bool { return cmp(a, b) == 0 })
-			n = len(order)
-			break
+		cur := series(i)
+		if inOrder && cols.compareRefs(series(i-1), cur) >= 0 {
+			inOrder = false
 		}
+		for shared > 0 && !slices.Equal(cur[:shared], first[:shared]) {
+			shared--
+		}
+	}
+	var order []int // of the series, for those added out of order
+	if !inOrder {
+		order = make([]int, n)
+		for i := range order {
+			order[i] = i
+		}
+		cmp := func(a, b int) int { return cols.compareRefs(series(a), series(b)) }
+		slices.SortStableFunc(order, cmp)
+		order = slices.CompactFunc(order, func(a, b int) bool { return cmp(a, b) == 0 })
+		n = len(order)
 	}
 	at := func(k int) int {
 		if order == nil {
@@ -192,23 +200,14 @@ func NewColumnsPart(name string, t dto.MetricType, c *Columns) *Part {
 		}
 		return order[k]
 	}
-	// The leading pairs every series shares.
-	first := refs(at(0))
-	shared := w
-	for k := 1; k < n && shared > 0; k++ {
-		l := refs(at(k))
-		for shared > 0 && !slices.Equal(l[:shared], first[:shared]) {
-			shared--
-		}
-	}
 	cols.shared = slices.Clone(first[:shared])
 	cols.vary = w - shared
-	cols.refs = make([]uint32, 0, n*cols.vary)
+	cols.refs = make([]uint32, n*cols.vary)
 	cols.values = make([]float64, n)
 	hasCreated := false
 	for k := range n {
 		i := at(k)
-		cols.refs = append(cols.refs, refs(i)[shared:]...)
+		copy(cols.refs[k*cols.vary:], c.refs[i*w+shared:(i+1)*w])
 		cols.values[k] = c.values[i]
 		hasCreated = hasCreated || c.created[i] > 0
 	}

@@ -247,17 +247,19 @@ var families = append([]family{
 	execFamily(execActiveTasks, func(e *execView) (float64, bool) { return e.activeTasks, e.live }),
 	{m: execTaskTime, emit: func(ch sink, p *appPairs, _ time.Time) {
 		for _, c := range [...]string{"cpu", "gc", "run", "serde", "shuffle"} {
+			cat, pair := taskTimeIndex[c], taskTimePairs[c] // looked up once, not per executor
 			for i := range p.v.executors {
 				e := &p.v.executors[i]
-				p.add(execTaskTime, p.execCreated[i], e.totals.taskTime[taskTimeIndex[c]], p.id, p.name, p.execs[i], taskTimePairs[c])
+				p.add(execTaskTime, p.execCreated[i], e.totals.taskTime[cat], p.id, p.name, p.execs[i], pair)
 			}
 		}
 	}},
 	{m: execSpill, emit: func(ch sink, p *appPairs, _ time.Time) {
+		disk, memory := mediumPairs["disk"], mediumPairs["memory"]
 		for i := range p.v.executors {
 			t := &p.v.executors[i].totals
-			p.add(execSpill, p.execCreated[i], t.diskSpill, p.id, p.name, p.execs[i], mediumPairs["disk"])
-			p.add(execSpill, p.execCreated[i], t.memSpill, p.id, p.name, p.execs[i], mediumPairs["memory"])
+			p.add(execSpill, p.execCreated[i], t.diskSpill, p.id, p.name, p.execs[i], disk)
+			p.add(execSpill, p.execCreated[i], t.memSpill, p.id, p.name, p.execs[i], memory)
 		}
 	}},
 	{m: execIntervalSpill, emit: func(ch sink, p *appPairs, _ time.Time) {
@@ -265,17 +267,19 @@ var families = append([]family{
 		if iv == nil {
 			return
 		}
+		disk, memory := mediumPairs["disk"], mediumPairs["memory"]
 		for i := range p.v.executors {
 			s := iv.spill[p.v.executors[i].id]
-			p.add(execIntervalSpill, p.execCreated[i], s[1], p.id, p.name, p.execs[i], mediumPairs["disk"])
-			p.add(execIntervalSpill, p.execCreated[i], s[0], p.id, p.name, p.execs[i], mediumPairs["memory"])
+			p.add(execIntervalSpill, p.execCreated[i], s[1], p.id, p.name, p.execs[i], disk)
+			p.add(execIntervalSpill, p.execCreated[i], s[0], p.id, p.name, p.execs[i], memory)
 		}
 	}},
 	{m: execSettledSpill, emit: func(ch sink, p *appPairs, _ time.Time) {
+		disk, memory := mediumPairs["disk"], mediumPairs["memory"]
 		for i := range p.v.executors {
 			s := p.v.settled.spill[p.v.executors[i].id]
-			p.add(execSettledSpill, p.execCreated[i], s[1], p.id, p.name, p.execs[i], mediumPairs["disk"])
-			p.add(execSettledSpill, p.execCreated[i], s[0], p.id, p.name, p.execs[i], mediumPairs["memory"])
+			p.add(execSettledSpill, p.execCreated[i], s[1], p.id, p.name, p.execs[i], disk)
+			p.add(execSettledSpill, p.execCreated[i], s[0], p.id, p.name, p.execs[i], memory)
 		}
 	}},
 	execFamily(execShuffleRead, func(e *execView) (float64, bool) { return e.totals.shuffleRead, true }),
