@@ -34,7 +34,11 @@ type Pair struct {
 // NewPair returns the pair name=value, value made valid UTF-8 (LabelValue)
 // so that every exposition path carries the same value.
 func NewPair(name, value string) *Pair {
-	return &NewPairs(name, value)[0]
+	p := &Pair{name: name, value: LabelValue(value)}
+	p.lp.Name, p.lp.Value = &p.name, &p.value
+	var space [128]byte // most pairs' text fits: one allocation, the string
+	p.text = string(appendPair(space[:0], p.name, p.value))
+	return p
 }
 
 // NewPairs returns the pairs name=value of each value (an application's
