@@ -2,6 +2,7 @@ package exporter
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -252,9 +253,14 @@ func (c *columns) pair(i, k int) *Pair {
 // them: the name and the shared pairs' text once per line, each other
 // pair's text as the pair made it, the value.
 func (c *columns) appendText(b []byte, name string) []byte {
-	if c.len() == 0 {
-		return b
-	}
+	b, _ = c.appendLines(b, name, 0, math.MaxInt)
+	return b
+}
+
+// appendLines appends the lines of the series from the first on, at least
+// one, while they fit in limit bytes of b as far as the longest line so
+// far tells; it returns b and the series to go on from.
+func (c *columns) appendLines(b []byte, name string, first, limit int) ([]byte, int) {
 	// head is what every line starts with; open whether a brace is open.
 	var headSpace [256]byte
 	head := headSpace[:0]
@@ -276,7 +282,10 @@ func (c *columns) appendText(b []byte, name string) []byte {
 		head = append(head, c.pairs[r].text...)
 	}
 	closeBrace := open || c.vary > 0
-	for i := range c.values {
+	longest := 0
+	i := first
+	for ; i < c.len() && (i == first || len(b)+longest <= limit); i++ {
+		start := len(b)
 		b = append(b, head...)
 		for k, r := range c.refs[i*c.vary : (i+1)*c.vary] {
 			if k == 0 && !open {
@@ -292,8 +301,9 @@ func (c *columns) appendText(b []byte, name string) []byte {
 		b = append(b, ' ')
 		b = appendFloat(b, c.values[i])
 		b = append(b, '\n')
+		longest = max(longest, len(b)-start)
 	}
-	return b
+	return b, i
 }
 
 // metrics builds the dto form of the series for the registry path, all

@@ -82,18 +82,27 @@ func TestColumnsPartMatchesExpfmt(t *testing.T) {
 		_, ref, _ = strings.Cut(ref, "\n# TYPE ")
 		_, ref, _ = strings.Cut(ref, "\n")
 
-		scratch := []byte("stale")
-		written, err := part.scrapeText(&scratch)
-		if err != nil {
+		// Written in chunks of a small buffer, some lines longer than it.
+		var out bytes.Buffer
+		w := bufio.NewWriterSize(&out, 16+rng.IntN(5000))
+		if err := part.writeForScrape(w); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Flush(); err != nil {
 			t.Fatal(err)
 		}
 		if part.Encoded() {
 			t.Errorf("%s: the first scrape kept the text", name)
 		}
-		if string(written) != ref {
-			t.Fatalf("%s (%s): scrape text differs from expfmt at %s", name, typ, firstLineDiff(string(written), ref))
+		if out.String() != ref {
+			t.Fatalf("%s (%s): scrape text differs from expfmt at %s", name, typ, firstLineDiff(out.String(), ref))
 		}
-		kept, err := part.scrapeText(&scratch) // a second scrape keeps it
+		out.Reset()
+		err := part.writeForScrape(w) // a second scrape keeps it
+		if err == nil {
+			err = w.Flush()
+		}
+		kept := out.Bytes()
 		if err != nil || string(kept) != ref || !part.Encoded() {
 			t.Fatalf("%s: second scrape: kept %v, error %v, text equal %v", name, part.Encoded(), err, string(kept) == ref)
 		}

@@ -1,6 +1,7 @@
 package exporter
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"slices"
@@ -133,20 +134,42 @@ func (p *Part) appendText(b []byte) ([]byte, error) {
 	return p.cols.appendText(b, p.name), nil
 }
 
-// scrapeText is the text for a scrape to write before it calls again:
-// the kept text if there is one. A part in columns is otherwise encoded
-// into *scratch (which keeps the grown buffer) the first time and not
-// kept: a live application mostly publishes a new snapshot before the
-// next scrape, which would make keeping its text a copy of megabytes for
-// nothing; a part a second scrape meets is encoded and kept.
-func (p *Part) scrapeText(scratch *[]byte) ([]byte, error) {
+// writeForScrape writes the part's text for a scrape: the kept text if
+// there is one. A part in columns is otherwise encoded straight into w's
+// buffer the first time and not kept: a live application mostly publishes
+// a new snapshot before the next scrape, which would make keeping its text
+// a copy of megabytes for nothing; a part a second scrape meets is encoded
+// and kept.
+func (p *Part) writeForScrape(w *bufio.Writer) error {
 	if p.cols == nil || p.encoded.Load() || p.written.Swap(true) {
-		return p.Text()
+		text, err := p.Text()
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(text)
+		return err
 	}
-	b, err := p.appendText((*scratch)[:0])
-	*scratch = b[:0]
-	return b, err
+	if p.cols.err != nil {
+		return fmt.Errorf("%s: %w", p.name, p.cols.err)
+	}
+	for i := 0; i < p.cols.len(); {
+		if w.Available() < minLinesChunk {
+			if err := w.Flush(); err != nil {
+				return err
+			}
+		}
+		var b []byte
+		b, i = p.cols.appendLines(w.AvailableBuffer(), p.name, i, w.Available())
+		if _, err := w.Write(b); err != nil { // b is w's own buffer, unless a line outgrew it
+			return err
+		}
+	}
+	return nil
 }
+
+// minLinesChunk is the least room in the writer's buffer worth encoding
+// lines into before flushing it.
+const minLinesChunk = 4 << 10
 
 // encodingErr is the error encoding the part meets, if any: known from
 // the columns, or met encoding the dto series (whose text is then kept).

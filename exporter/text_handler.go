@@ -95,9 +95,9 @@ func writeText(w *bufio.Writer, format expfmt.Format, g gathered, keep map[strin
 }
 
 // writeReady writes HELP and TYPE as expfmt does, then each part's text:
-// the text a part keeps, or its series encoded now into one scratch
-// buffer (Part.scrapeText). A family with a part that cannot be encoded
-// is not written at all.
+// the text a part keeps, or its series encoded now straight into w's
+// buffer (Part.writeForScrape). A family with a part that cannot be
+// encoded is not written at all.
 func writeReady(w *bufio.Writer, f *Family) error {
 	for _, p := range f.Parts {
 		if err := p.encodingErr(); err != nil {
@@ -111,18 +111,8 @@ func writeReady(w *bufio.Writer, f *Family) error {
 	if _, err := w.Write(header); err != nil {
 		return err
 	}
-	scratch := scratchBuffers.Get().(*[]byte)
-	defer func() {
-		if cap(*scratch) <= maxScratch {
-			scratchBuffers.Put(scratch)
-		}
-	}()
 	for _, p := range f.Parts {
-		text, err := p.scrapeText(scratch)
-		if err != nil {
-			return err
-		}
-		if _, err := w.Write(text); err != nil {
+		if err := p.writeForScrape(w); err != nil {
 			return err
 		}
 	}
