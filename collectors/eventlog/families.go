@@ -39,7 +39,7 @@ func (w *Watcher) Families(ctx context.Context) ([]exporter.Family, error) {
 			for _, v := range views {
 				p := appPairs{v: v, cols: &cols}
 				p.id, p.name = p.pair("app_id", v.appID), p.pair("app_name", v.appName)
-				f.emit(nil, &p, now) // gauges only: no summary for the sink
+				f.emit(func(prometheus.Metric) {}, &p, now) // the clock's families are gauges, collected in cols
 			}
 			if cols.Len() > 0 {
 				ps = []*exporter.Part{exporter.NewColumnsPart(f.m.Name, dtoType(f.m.Metric), &cols)}
