@@ -17,7 +17,7 @@ import (
 // its Gauge or Counter is ~250 bytes of pointers, and building them for
 // every application that changed was most of what a scrape of 100
 // applications × 100 executors allocated; even a pointer per label costs
-// a write barrier each while the collector runs, which is most of the
+// a write barrier while the garbage collector marks, which is most of the
 // time in a busy exporter. Both outputs are derived from the columns: the
 // text straight from them (each label pair's text made once, when the
 // pair is), the dto series for the registry path only when something
