@@ -112,27 +112,19 @@ func (c *Columns) Len() int { return len(c.values) }
 // label name, its value and, for a counter, when it began in epoch
 // milliseconds (0 or less if unknown; the OTLP push sends it as the start time,
 // the text format leaves it out). A series with another number of labels
-// than the first, or a pair not in Pairs, is left out, and the part made
-// from c reports it.
+// than the first is left out, and the part made from c reports it, as it
+// reports a pair not in Pairs (and then holds no series).
 func (c *Columns) Add(value float64, createdMs int64, refs ...uint32) {
 	if len(c.values) == 0 {
 		c.width = len(refs)
 	}
-	err := error(nil)
 	if len(refs) != c.width {
-		err = fmt.Errorf("a series with %d labels among series with %d", len(refs), c.width)
-	}
-	for _, r := range refs {
-		if int(r) >= len(c.Pairs) {
-			err = fmt.Errorf("label pair %d of %d", r, len(c.Pairs))
-		}
-	}
-	if err != nil {
 		if c.err == nil {
-			c.err = err
+			c.err = fmt.Errorf("a series with %d labels among series with %d", len(refs), c.width)
 		}
 		return
 	}
+	// Pairs missing from the table are found by NewColumnsPart, in one pass.
 	c.refs = append(c.refs, refs...)
 	c.values = append(c.values, value)
 	c.created = append(c.created, createdMs)
@@ -161,12 +153,16 @@ func NewColumnsPart(name string, t dto.MetricType, c *Columns) *Part {
 	}{}
 	cols := &both.columns
 	cols.err, cols.pairs = c.err, c.Pairs[:len(c.Pairs):len(c.Pairs)]
-	if c.err == nil {
-		switch t {
-		case dto.MetricType_GAUGE, dto.MetricType_COUNTER, dto.MetricType_UNTYPED:
-		default:
-			cols.err = fmt.Errorf("series in columns of type %s", t)
+	for _, r := range c.refs {
+		if int(r) >= len(c.Pairs) { // no series kept: none could be written or gathered
+			cols.err, n = fmt.Errorf("label pair %d of %d", r, len(c.Pairs)), 0
+			break
 		}
+	}
+	switch t {
+	case dto.MetricType_GAUGE, dto.MetricType_COUNTER, dto.MetricType_UNTYPED:
+	default:
+		cols.err, n = fmt.Errorf("series in columns of type %s", t), 0
 	}
 	p := &both.Part
 	p.name, p.typ, p.cols = name, t, cols

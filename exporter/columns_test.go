@@ -166,6 +166,9 @@ func TestColumnsPartRefusesBadSeries(t *testing.T) {
 		if _, err := p.Text(); err == nil {
 			t.Errorf("%s: Text without error", c.name)
 		}
+		if c.name != "width" && (p.Len() != 0 || len(p.Metrics()) != 0) {
+			t.Errorf("%s: %d series kept, want none", c.name, p.Len())
+		}
 	}
 }
 
