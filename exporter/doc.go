@@ -46,8 +46,13 @@
 // registry path (protobuf, OpenMetrics, OTLP) gathers their series with
 // client_golang's [prometheus.Gatherers], merged with the other collectors'
 // and the exporter's own; the text path writes, for each [Part], the text
-// encoded from those same series once, byte for byte as expfmt writes it
-// (textenc.go; a big scrape then mostly copies cached text). Families
+// encoded from those same series, byte for byte as expfmt writes it
+// (textenc.go), kept once a second scrape needs it or the collector asks
+// (a big scrape of unchanged parts then mostly copies kept text). A part
+// of many series can hold them in columns ([Columns]: label pairs as
+// indices into a table of pairs whose text is made once): its text is
+// written from the columns and its dto series, for the registry path,
+// built from the same columns when first gathered (columns.go). Families
 // another collector also emits are merged the registry's way on both paths.
 // A gzip'd response is compressed in blocks on all cores (gzip.go).
 //

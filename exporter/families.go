@@ -1,6 +1,7 @@
 package exporter
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"slices"
@@ -37,17 +38,22 @@ type Family struct {
 
 // Part is an immutable piece of a family: its series, sorted as the
 // registry sorts them with repeated label sets dropped, and their text
-// encoding, made from those series at the first text scrape that needs it
-// and kept (an unchanged part costs a copy).
+// encoding, made from those series and kept once a second scrape needs it
+// or the collector asks for it (Text): an unchanged part then costs a copy.
+// The series are dto metrics (NewPart) or columns (NewColumnsPart), whose
+// dto form is built from them when the registry path first gathers them.
 type Part struct {
 	name    string
 	typ     dto.MetricType
-	metrics []*dto.Metric
+	metrics []*dto.Metric // given, or built from cols by Metrics
+	cols    *columns      // nil unless made by NewColumnsPart
 
-	once    sync.Once
-	text    []byte
-	err     error
-	encoded atomic.Bool // once has run
+	metricsOnce sync.Once
+	once        sync.Once
+	text        []byte
+	err         error
+	encoded     atomic.Bool // once has run
+	written     atomic.Bool // a scrape wrote the text without keeping it
 }
 
 // NewPart makes a part of the family name of type t from ms, which it sorts
@@ -73,22 +79,33 @@ func strictlyIncreasing(ms []*dto.Metric) bool {
 }
 
 // Len is the number of series.
-func (p *Part) Len() int { return len(p.metrics) }
+func (p *Part) Len() int {
+	if p.cols != nil {
+		return p.cols.len()
+	}
+	return len(p.metrics)
+}
 
 // Metrics returns the part's series; callers must not modify them.
-func (p *Part) Metrics() []*dto.Metric { return p.metrics }
+func (p *Part) Metrics() []*dto.Metric {
+	if p.cols != nil {
+		p.metricsOnce.Do(func() { p.metrics = p.cols.metrics(p.typ) })
+	}
+	return p.metrics
+}
 
 // Text returns the series' sample lines in the text format (no HELP or
-// TYPE line), encoded once.
+// TYPE line), encoded once and kept.
 func (p *Part) Text() ([]byte, error) {
 	p.once.Do(func() {
-		if len(p.metrics) == 0 {
+		if p.Len() == 0 && (p.cols == nil || p.cols.err == nil) {
+			p.encoded.Store(true)
 			return
 		}
 		scratch := scratchBuffers.Get().(*[]byte)
-		b, err := appendSamples((*scratch)[:0], p.name, p.typ, p.metrics)
+		b, err := p.appendText((*scratch)[:0])
 		if err != nil {
-			p.err = fmt.Errorf("%s: %w", p.name, err)
+			p.err = err
 		} else {
 			// Kept at its size: a snapshot holds thousands of parts.
 			p.text = slices.Clone(b)
@@ -102,9 +119,103 @@ func (p *Part) Text() ([]byte, error) {
 	return p.text, p.err
 }
 
+// appendText appends the sample lines, encoded now.
+func (p *Part) appendText(b []byte) ([]byte, error) {
+	if p.cols == nil {
+		b, err := appendSamples(b, p.name, p.typ, p.metrics)
+		if err != nil {
+			return b, fmt.Errorf("%s: %w", p.name, err)
+		}
+		return b, nil
+	}
+	if p.cols.err != nil {
+		return b, fmt.Errorf("%s: %w", p.name, p.cols.err)
+	}
+	return p.cols.appendText(b, p.name), nil
+}
+
+// writeForScrape writes the part's text for a scrape: the kept text if
+// there is one. A part in columns is otherwise encoded straight into w's
+// buffer the first time and not kept: a live application mostly publishes
+// a new snapshot before the next scrape, which would make keeping its text
+// a copy of megabytes for nothing; a part a second scrape meets is encoded
+// and kept.
+func (p *Part) writeForScrape(w *bufio.Writer) error {
+	if p.cols == nil || p.encoded.Load() || p.written.Swap(true) {
+		text, err := p.Text()
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(text)
+		return err
+	}
+	if p.cols.err != nil {
+		return fmt.Errorf("%s: %w", p.name, p.cols.err)
+	}
+	for i := 0; i < p.cols.len(); {
+		if w.Available() < minLinesChunk {
+			if err := w.Flush(); err != nil {
+				return err
+			}
+		}
+		var b []byte
+		b, i = p.cols.appendLines(w.AvailableBuffer(), p.name, i, w.Available())
+		if _, err := w.Write(b); err != nil { // b is w's own buffer, unless a line outgrew it
+			return err
+		}
+	}
+	return nil
+}
+
+// minLinesChunk is the least room in the writer's buffer worth encoding
+// lines into before flushing it.
+const minLinesChunk = 4 << 10
+
+// encodingErr is the error encoding the part meets, if any: known from
+// the columns, or met encoding the dto series (whose text is then kept).
+func (p *Part) encodingErr() error {
+	if p.cols != nil {
+		if p.cols.err != nil {
+			return fmt.Errorf("%s: %w", p.name, p.cols.err)
+		}
+		return nil
+	}
+	_, err := p.Text()
+	return err
+}
+
 // Encoded reports whether the text is made already: a collector that
 // encodes its parts before the scrape asks can check that it did.
 func (p *Part) Encoded() bool { return p.encoded.Load() }
+
+// labelCount is the number of labels of series i.
+func (p *Part) labelCount(i int) int {
+	if p.cols != nil {
+		return len(p.cols.shared) + p.cols.vary
+	}
+	return len(p.metrics[i].Label)
+}
+
+// labelValue is the value of the k-th label of series i.
+func (p *Part) labelValue(i, k int) string {
+	if p.cols != nil {
+		return p.cols.pair(i, k).value
+	}
+	return p.metrics[i].Label[k].GetValue()
+}
+
+// compareAcross is compareSeries for series i of p and series j of q.
+func compareAcross(p *Part, i int, q *Part, j int) int {
+	if n, m := p.labelCount(i), q.labelCount(j); n != m {
+		return n - m
+	}
+	for k := range p.labelCount(i) {
+		if c := strings.Compare(p.labelValue(i, k), q.labelValue(j, k)); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
 
 // scratchBuffers hold the text of a part while it is encoded, so that its
 // growth is paid once per encoding goroutine rather than once per part.
@@ -117,11 +228,11 @@ const maxScratch = 4 << 20
 func (f *Family) metricFamily() *dto.MetricFamily {
 	n := 0
 	for _, p := range f.Parts {
-		n += len(p.metrics)
+		n += p.Len()
 	}
 	ms := make([]*dto.Metric, 0, n)
 	for _, p := range f.Parts {
-		ms = append(ms, p.metrics...)
+		ms = append(ms, p.Metrics()...)
 	}
 	return &dto.MetricFamily{Name: &f.Name, Help: &f.Help, Type: f.Type.Enum(), Metric: ms}
 }
@@ -129,15 +240,15 @@ func (f *Family) metricFamily() *dto.MetricFamily {
 // sorted reports whether the parts' series, in part order, are in the
 // registry's order, so that their texts can be written one after another.
 func (f *Family) sorted() bool {
-	var last *dto.Metric
+	var last *Part
 	for _, p := range f.Parts {
-		if len(p.metrics) == 0 {
+		if p.Len() == 0 {
 			continue
 		}
-		if last != nil && compareSeries(last, p.metrics[0]) >= 0 {
+		if last != nil && compareAcross(last, last.Len()-1, p, 0) >= 0 {
 			return false
 		}
-		last = p.metrics[len(p.metrics)-1]
+		last = p
 	}
 	return true
 }

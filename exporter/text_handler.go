@@ -5,9 +5,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/common/expfmt"
@@ -58,7 +55,6 @@ func (e *Exporter) serveText(w http.ResponseWriter, r *http.Request, ctx context
 			keep[n] = true
 		}
 	}
-	encodeParts(ctx, g.ready)
 	bw := bufio.NewWriterSize(w, 64<<10)
 	if err := writeText(bw, format, g, keep); err != nil {
 		e.logger.Error("error encoding and sending metric family", "err", err)
@@ -98,35 +94,15 @@ func writeText(w *bufio.Writer, format expfmt.Format, g gathered, keep map[strin
 	return nil
 }
 
-// encodeParts encodes the parts not encoded yet on all cores: after a quiet
-// spell every live application of the event-log collector has a new
-// snapshot, and encoding them one by one would double a big scrape's time.
-func encodeParts(ctx context.Context, fs []Family) {
-	var parts []*Part
-	for i := range fs {
-		parts = append(parts, fs[i].Parts...)
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(parts)) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(parts) && ctx.Err() == nil; i = int(next.Add(1) - 1) {
-				_, _ = parts[i].Text() // an error is met again when writing
-			}
-		})
-	}
-	wg.Wait()
-}
-
-// writeReady writes HELP and TYPE as expfmt does, then each part's text.
+// writeReady writes HELP and TYPE as expfmt does, then each part's text:
+// the text a part keeps, or its series encoded now straight into w's
+// buffer (Part.writeForScrape). A family with a part that cannot be
+// encoded is not written at all.
 func writeReady(w *bufio.Writer, f *Family) error {
-	texts := make([][]byte, len(f.Parts))
-	for i, p := range f.Parts {
-		text, err := p.Text()
-		if err != nil {
+	for _, p := range f.Parts {
+		if err := p.encodingErr(); err != nil {
 			return err
 		}
-		texts[i] = text
 	}
 	header, err := appendHeader(nil, f.Name, f.Help, f.Type)
 	if err != nil {
@@ -135,8 +111,8 @@ func writeReady(w *bufio.Writer, f *Family) error {
 	if _, err := w.Write(header); err != nil {
 		return err
 	}
-	for _, text := range texts {
-		if _, err := w.Write(text); err != nil {
+	for _, p := range f.Parts {
+		if err := p.writeForScrape(w); err != nil {
 			return err
 		}
 	}

@@ -130,7 +130,7 @@ func summaryFamily(m *Metric, pick func(*execSummaries) *execSummary) family {
 }
 
 func sendSummary(ch sink, m *Metric, p *appPairs, s *execSummary, extra ...string) {
-	labels := append([]string{p.id.GetValue(), p.name.GetValue()}, extra...)
+	labels := append([]string{p.value(p.id), p.value(p.name)}, extra...)
 	ch(prometheus.MustNewConstSummary(m.Desc(), s.count, s.sum, s.quantiles, labels...))
 }
 

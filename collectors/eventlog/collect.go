@@ -7,9 +7,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
-	"google.golang.org/protobuf/types/known/timestamppb"
 
+	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/internal/analysis/sqlops"
 )
 
@@ -114,48 +113,60 @@ func attemptNumber(s string) int {
 	return n
 }
 
-// appPairs are one application's label pairs, shared by its series, and
-// the created timestamps of its counters: when the series began, which the
-// OTLP push sends as their start time (the text format leaves them out).
+// appPairs are one application's label pairs, shared by its series (each
+// pair's text is made once), and the created times of its counters: when
+// the series began, which the OTLP push sends as their start time (the
+// text format leaves them out). Pairs are indices into the table of the
+// columns the view's parts are collected in (cols.Pairs).
 type appPairs struct {
 	v        *appView
-	id, name *dto.LabelPair
-	execs    []*dto.LabelPair // executor_id, aligned with v.executors
+	id, name pairRef
+	execs    []pairRef // executor_id, aligned with v.executors
 	// created is the application's start; execCreated the time each
-	// executor was added (the application's start if the log never said).
-	created     *timestamppb.Timestamp
-	execCreated []*timestamppb.Timestamp
-	slab        *sampleSlab // where the view's series are allocated, if set
+	// executor was added (the application's start if the log never said);
+	// epoch milliseconds, 0 if unknown.
+	created     int64
+	execCreated []int64
+	cols        *exporter.Columns // where send and add collect the series of the part being built
 }
 
-func newAppPairs(v *appView) appPairs {
-	p := appPairs{v: v, id: labelPair("app_id", v.appID), name: labelPair("app_name", v.appName),
-		execs: make([]*dto.LabelPair, len(v.executors)), created: createdAt(v.startMs),
-		execCreated: make([]*timestamppb.Timestamp, len(v.executors))}
+// newAppPairs starts a new table of pairs in cols for v: the parts built
+// from the previous table keep it as it is.
+func newAppPairs(v *appView, cols *exporter.Columns) appPairs {
+	cols.Pairs = make([]*exporter.Pair, 0, len(constTable)+2+len(v.executors)+16)
+	cols.Pairs = append(cols.Pairs, constTable...)
+	p := appPairs{v: v, cols: cols, created: max(v.startMs, 0),
+		execs: make([]pairRef, len(v.executors)), execCreated: make([]int64, len(v.executors))}
+	p.id, p.name = p.pair("app_id", v.appID), p.pair("app_name", v.appName)
+	// All executors' pairs at once: a view of 100 executors would
+	// otherwise make hundreds of small allocations.
+	ids := make([]string, len(v.executors))
 	for i := range v.executors {
-		p.execs[i] = labelPair("executor_id", v.executors[i].id)
+		ids[i] = v.executors[i].id
+	}
+	pairs := exporter.NewPairs("executor_id", ids...)
+	for i := range v.executors {
+		p.execs[i] = pairRef(len(cols.Pairs))
+		cols.Pairs = append(cols.Pairs, &pairs[i])
 		p.execCreated[i] = p.created
 		if added := v.executors[i].addedMs; added > 0 {
-			p.execCreated[i] = createdAt(added)
+			p.execCreated[i] = added
 		}
 	}
 	return p
 }
 
-// createdAt is a created timestamp from epoch milliseconds, nil when the
-// log gave none (the bridge then takes the exporter's start).
-func createdAt(ms int64) *timestamppb.Timestamp {
-	if ms <= 0 {
-		return nil
-	}
-	return timestamppb.New(time.UnixMilli(ms))
+// pair adds name=value to the table and returns it.
+func (p *appPairs) pair(name, value string) pairRef {
+	p.cols.Pairs = append(p.cols.Pairs, labelPair(name, value))
+	return pairRef(len(p.cols.Pairs) - 1)
 }
 
-func (p *appPairs) send(ch sink, m *Metric, val float64, extra ...*dto.LabelPair) {
-	ch(p.newSample(m, p.created, val, append([]*dto.LabelPair{p.id, p.name}, extra...)...))
-}
+// value is r's label value.
+func (p *appPairs) value(r pairRef) string { return p.cols.Pairs[r].Value() }
 
-// sink receives one application's series of a family.
+// sink receives the series of a family that the application's columns
+// do not hold (summaries, built by client_golang).
 type sink func(prometheus.Metric)
 
 // family is one per-application metric family and how to emit an
@@ -172,81 +183,83 @@ type family struct {
 var families = append([]family{
 	{m: appInfo, emit: func(ch sink, p *appPairs, _ time.Time) {
 		v := p.v
-		p.send(ch, appInfo, 1, labelPair("spark_version", v.sparkVersion), labelPair("user", v.user), labelPair("attempt_id", v.attemptID))
+		p.send(appInfo, 1, p.pair("spark_version", v.sparkVersion), p.pair("user", v.user), p.pair("attempt_id", v.attemptID))
 	}},
-	{m: appStart, emit: func(ch sink, p *appPairs, _ time.Time) { p.send(ch, appStart, p.v.start) }},
+	{m: appStart, emit: func(ch sink, p *appPairs, _ time.Time) { p.send(appStart, p.v.start) }},
 	{m: appEnd, emit: func(ch sink, p *appPairs, _ time.Time) {
 		if p.v.ended {
-			p.send(ch, appEnd, p.v.end)
+			p.send(appEnd, p.v.end)
 		}
 	}},
-	{m: appCores, emit: func(ch sink, p *appPairs, _ time.Time) { p.send(ch, appCores, p.v.cores) }},
+	{m: appCores, emit: func(ch sink, p *appPairs, _ time.Time) { p.send(appCores, p.v.cores) }},
 	{m: appCoreSeconds, emit: func(ch sink, p *appPairs, _ time.Time) {
-		p.send(ch, appCoreSeconds, p.v.coreSeconds)
+		p.send(appCoreSeconds, p.v.coreSeconds)
 	}},
 	{m: appActiveTasks, emit: func(ch sink, p *appPairs, _ time.Time) {
-		p.send(ch, appActiveTasks, p.v.activeTasks)
+		p.send(appActiveTasks, p.v.activeTasks)
 	}},
 	{m: appTasks, emit: func(ch sink, p *appPairs, _ time.Time) {
 		for _, status := range [...]string{"failed", "killed", "success"} {
-			p.send(ch, appTasks, p.v.tasks[statusIndex[status]], statusPairs[status])
+			p.send(appTasks, p.v.tasks[statusIndex[status]], statusPairs[status])
 		}
 	}},
 	{m: appIntervalEfficiency, emit: func(ch sink, p *appPairs, _ time.Time) {
 		if iv := p.v.interval; iv != nil {
-			p.send(ch, appIntervalEfficiency, iv.efficiency)
+			p.send(appIntervalEfficiency, iv.efficiency)
 		}
 	}},
 	{m: appIntervalTimeRatio, emit: func(ch sink, p *appPairs, _ time.Time) {
 		if iv := p.v.interval; iv != nil {
 			for _, c := range [...]string{"cpu", "gc", "serde", "shuffle"} {
-				p.send(ch, appIntervalTimeRatio, iv.ratios[ratioIndex[c]], ratioPairs[c])
+				p.send(appIntervalTimeRatio, iv.ratios[ratioIndex[c]], ratioPairs[c])
 			}
 		}
 	}},
 	{m: appIntervalStart, emit: func(ch sink, p *appPairs, _ time.Time) {
 		if iv := p.v.interval; iv != nil {
-			p.send(ch, appIntervalStart, iv.start)
+			p.send(appIntervalStart, iv.start)
 		}
 	}},
 	{m: appSettledTaskSeconds, emit: func(ch sink, p *appPairs, _ time.Time) {
 		for _, c := range [...]string{"cpu", "gc", "serde", "shuffle"} {
-			p.send(ch, appSettledTaskSeconds, p.v.settled.task[ratioIndex[c]], ratioPairs[c])
+			p.send(appSettledTaskSeconds, p.v.settled.task[ratioIndex[c]], ratioPairs[c])
 		}
 	}},
 	{m: appSettledCoreSeconds, emit: func(ch sink, p *appPairs, _ time.Time) {
-		p.send(ch, appSettledCoreSeconds, p.v.settled.core)
+		p.send(appSettledCoreSeconds, p.v.settled.core)
 	}},
 	{m: stageActive, emit: func(ch sink, p *appPairs, _ time.Time) {
 		for _, s := range p.v.activeStages {
-			p.send(ch, stageActive, 1, labelPair("stage_id", s[0]), labelPair("attempt_id", s[1]))
+			p.send(stageActive, 1, p.pair("stage_id", s[0]), p.pair("attempt_id", s[1]))
 		}
 	}},
 	{m: appFinding, emit: func(ch sink, p *appPairs, _ time.Time) {
 		for _, f := range p.v.findings {
-			p.send(ch, appFinding, 1, labelPair("kind", f[0]), labelPair("stage_id", f[1]), labelPair("executor_id", f[2]))
+			p.send(appFinding, 1, p.pair("kind", f[0]), p.pair("stage_id", f[1]), p.pair("executor_id", f[2]))
 		}
 	}},
 	{m: selfLag, clock: true, emit: func(ch sink, p *appPairs, now time.Time) {
 		if v := p.v; v.running && v.lastEventMs > 0 {
-			p.send(ch, selfLag, max(0, float64(now.UnixMilli()-v.lastEventMs)/1e3))
+			p.send(selfLag, max(0, float64(now.UnixMilli()-v.lastEventMs)/1e3))
 		}
 	}},
 	execFamily(execCores, func(e *execView) (float64, bool) { return e.cores, e.live }),
 	execFamily(execActiveTasks, func(e *execView) (float64, bool) { return e.activeTasks, e.live }),
 	{m: execTaskTime, emit: func(ch sink, p *appPairs, _ time.Time) {
 		for _, c := range [...]string{"cpu", "gc", "run", "serde", "shuffle"} {
+			cat, pair := taskTimeIndex[c], taskTimePairs[c] // looked up once, not per executor
 			for i := range p.v.executors {
 				e := &p.v.executors[i]
-				ch(p.newSample(execTaskTime, p.execCreated[i], e.totals.taskTime[taskTimeIndex[c]], p.id, p.name, p.execs[i], taskTimePairs[c]))
+				p.add(execTaskTime, p.execCreated[i], e.totals.taskTime[cat], p.id, p.name, p.execs[i], pair)
 			}
 		}
 	}},
 	{m: execSpill, emit: func(ch sink, p *appPairs, _ time.Time) {
+		disk, memory := mediumPairs["disk"], mediumPairs["memory"]
 		for i := range p.v.executors {
 			t := &p.v.executors[i].totals
-			ch(p.newSample(execSpill, p.execCreated[i], t.diskSpill, p.id, p.name, p.execs[i], mediumPairs["disk"]))
-			ch(p.newSample(execSpill, p.execCreated[i], t.memSpill, p.id, p.name, p.execs[i], mediumPairs["memory"]))
+			p.add(execSpill, p.execCreated[i], t.diskSpill, p.id, p.name, p.execs[i], disk)
+			p.add(execSpill, p.execCreated[i], t.memSpill, p.id, p.name, p.execs[i], memory)
 		}
 	}},
 	{m: execIntervalSpill, emit: func(ch sink, p *appPairs, _ time.Time) {
@@ -254,17 +267,19 @@ var families = append([]family{
 		if iv == nil {
 			return
 		}
+		disk, memory := mediumPairs["disk"], mediumPairs["memory"]
 		for i := range p.v.executors {
 			s := iv.spill[p.v.executors[i].id]
-			ch(p.newSample(execIntervalSpill, p.execCreated[i], s[1], p.id, p.name, p.execs[i], mediumPairs["disk"]))
-			ch(p.newSample(execIntervalSpill, p.execCreated[i], s[0], p.id, p.name, p.execs[i], mediumPairs["memory"]))
+			p.add(execIntervalSpill, p.execCreated[i], s[1], p.id, p.name, p.execs[i], disk)
+			p.add(execIntervalSpill, p.execCreated[i], s[0], p.id, p.name, p.execs[i], memory)
 		}
 	}},
 	{m: execSettledSpill, emit: func(ch sink, p *appPairs, _ time.Time) {
+		disk, memory := mediumPairs["disk"], mediumPairs["memory"]
 		for i := range p.v.executors {
 			s := p.v.settled.spill[p.v.executors[i].id]
-			ch(p.newSample(execSettledSpill, p.execCreated[i], s[1], p.id, p.name, p.execs[i], mediumPairs["disk"]))
-			ch(p.newSample(execSettledSpill, p.execCreated[i], s[0], p.id, p.name, p.execs[i], mediumPairs["memory"]))
+			p.add(execSettledSpill, p.execCreated[i], s[1], p.id, p.name, p.execs[i], disk)
+			p.add(execSettledSpill, p.execCreated[i], s[0], p.id, p.name, p.execs[i], memory)
 		}
 	}},
 	execFamily(execShuffleRead, func(e *execView) (float64, bool) { return e.totals.shuffleRead, true }),
@@ -274,7 +289,7 @@ var families = append([]family{
 	{m: sqlExecutions, emit: func(ch sink, p *appPairs, _ time.Time) {
 		for _, status := range sqlStatuses {
 			if n, ok := p.v.sql.ExecutionsByStatus[status]; ok {
-				p.send(ch, sqlExecutions, float64(n), labelPair("status", strings.ToLower(status)))
+				p.send(sqlExecutions, float64(n), p.pair("status", strings.ToLower(status)))
 			}
 		}
 	}},
@@ -283,11 +298,11 @@ var families = append([]family{
 		if len(d) == 0 {
 			return
 		}
-		if p.created == nil {
-			ch(prometheus.MustNewConstSummary(sqlDuration.Desc(), uint64(len(d)), sum(d), quantiles(d), p.id.GetValue(), p.name.GetValue()))
+		if p.created <= 0 {
+			ch(prometheus.MustNewConstSummary(sqlDuration.Desc(), uint64(len(d)), sum(d), quantiles(d), p.value(p.id), p.value(p.name)))
 			return
 		}
-		ch(prometheus.MustNewConstSummaryWithCreatedTimestamp(sqlDuration.Desc(), uint64(len(d)), sum(d), quantiles(d), p.created.AsTime(), p.id.GetValue(), p.name.GetValue()))
+		ch(prometheus.MustNewConstSummaryWithCreatedTimestamp(sqlDuration.Desc(), uint64(len(d)), sum(d), quantiles(d), time.UnixMilli(p.created), p.value(p.id), p.value(p.name)))
 	}},
 	sqlOperatorFamily(sqlOpTime, func(o *sqlops.OperatorTotals) float64 { return o.TimeSeconds }),
 	sqlOperatorFamily(sqlOpSpill, func(o *sqlops.OperatorTotals) float64 { return o.SpillBytes }),
@@ -302,7 +317,7 @@ func sqlOperatorFamily(m *Metric, value func(*sqlops.OperatorTotals) float64) fa
 	return family{m: m, emit: func(ch sink, p *appPairs, _ time.Time) {
 		ops := p.v.sql.Operators
 		for i := range ops {
-			p.send(ch, m, value(&ops[i]), labelPair("operator", ops[i].Operator))
+			p.send(m, value(&ops[i]), p.pair("operator", ops[i].Operator))
 		}
 	}}
 }
@@ -331,7 +346,7 @@ func execFamily(m *Metric, value func(*execView) (float64, bool)) family {
 	return family{m: m, emit: func(ch sink, p *appPairs, _ time.Time) {
 		for i := range p.v.executors {
 			if v, ok := value(&p.v.executors[i]); ok {
-				ch(p.newSample(m, p.execCreated[i], v, p.id, p.name, p.execs[i]))
+				p.add(m, p.execCreated[i], v, p.id, p.name, p.execs[i])
 			}
 		}
 	}}

@@ -3,7 +3,6 @@ package eventlog
 import (
 	"context"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -36,13 +35,14 @@ func (w *Watcher) Families(ctx context.Context) ([]exporter.Family, error) {
 	for fi, f := range families {
 		var ps []*exporter.Part
 		if f.clock {
-			var ms []*dto.Metric
+			var cols exporter.Columns
 			for _, v := range views {
-				p := appPairs{v: v, id: labelPair("app_id", v.appID), name: labelPair("app_name", v.appName)}
-				ms = append(ms, seriesOf(f, &p, now)...)
+				p := appPairs{v: v, cols: &cols}
+				p.id, p.name = p.pair("app_id", v.appID), p.pair("app_name", v.appName)
+				f.emit(func(prometheus.Metric) {}, &p, now) // the clock's families are gauges, collected in cols
 			}
-			if len(ms) > 0 {
-				ps = []*exporter.Part{exporter.NewPart(f.m.Name, dtoType(f.m.Metric), ms)}
+			if cols.Len() > 0 {
+				ps = []*exporter.Part{exporter.NewColumnsPart(f.m.Name, dtoType(f.m.Metric), &cols)}
 			}
 		} else {
 			for _, vp := range parts {
@@ -103,17 +103,33 @@ func partsOfAll(ctx context.Context, views []*appView) ([][]*exporter.Part, erro
 // reuse them.
 func (v *appView) partsOnce() []*exporter.Part {
 	v.partsDone.Do(func() {
-		p := newAppPairs(v)
-		p.slab = &sampleSlab{}
+		cols := columnsScratch.Get().(*exporter.Columns)
+		p := newAppPairs(v, cols)
+		var summaries []*dto.Metric
+		collect := func(m prometheus.Metric) {
+			d := &dto.Metric{}
+			if err := m.Write(d); err == nil {
+				summaries = append(summaries, d)
+			}
+		}
 		v.parts = make([]*exporter.Part, len(families))
 		for i, f := range families {
 			if f.clock {
 				continue
 			}
-			if ms := seriesOf(f, &p, time.Time{}); len(ms) > 0 {
-				v.parts[i] = exporter.NewPart(f.m.Name, dtoType(f.m.Metric), ms)
+			cols.Reset()
+			summaries = nil
+			f.emit(collect, &p, time.Time{})
+			switch {
+			case cols.Len() > 0:
+				v.parts[i] = exporter.NewColumnsPart(f.m.Name, dtoType(f.m.Metric), cols)
+			case len(summaries) > 0:
+				v.parts[i] = exporter.NewPart(f.m.Name, dtoType(f.m.Metric), summaries)
 			}
 		}
+		cols.Reset()
+		cols.Pairs = nil // the view's parts hold the table
+		columnsScratch.Put(cols)
 	})
 	return v.parts
 }
@@ -130,30 +146,9 @@ func (v *appView) encode() {
 	}
 }
 
-// seriesOf is one application's series of f.
-func seriesOf(f family, p *appPairs, now time.Time) []*dto.Metric {
-	scratch := seriesScratch.Get().(*[]*dto.Metric)
-	ms := (*scratch)[:0]
-	f.emit(func(m prometheus.Metric) {
-		if s, ok := m.(*sample); ok {
-			ms = append(ms, s.series())
-			return
-		}
-		d := &dto.Metric{}
-		if err := m.Write(d); err == nil {
-			ms = append(ms, d)
-		}
-	}, p, now)
-	out := slices.Clone(ms) // kept by the part at its size
-	clear(ms)               // the pool holds no series alive
-	*scratch = ms[:0]
-	seriesScratch.Put(scratch)
-	return out
-}
-
-// seriesScratch collects a family's series while they are emitted, so
-// that the slice grows once per goroutine, not once per part.
-var seriesScratch = sync.Pool{New: func() any { s := make([]*dto.Metric, 0, 1024); return &s }}
+// columnsScratch collects a family's series while they are emitted, so
+// that its columns grow once per goroutine, not once per part.
+var columnsScratch = sync.Pool{New: func() any { return &exporter.Columns{} }}
 
 func dtoType(m *sm.Metric) dto.MetricType {
 	switch m.Type {

@@ -3,59 +3,21 @@ package eventlog
 import (
 	"slices"
 
-	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
-	"google.golang.org/protobuf/types/known/timestamppb"
-
 	"github.com/sparkglance/sparkglance/exporter"
 	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
-
-// sample is a const metric whose label pairs are built once per
-// application, executor or label value and shared between series:
-// prometheus.MustNewConstMetric builds and validates them for every series,
-// which dominated the cost of a scrape with many executors. It carries its
-// dto form; a gaugeSample or counterSample holds it with the one value
-// type it needs, since a view of 100 executors has thousands of them.
-type sample struct {
-	m      *Metric
-	d      dto.Metric
-	v      float64
-	labels [maxLabels]*dto.LabelPair
-}
-
-type gaugeSample struct {
-	sample
-	g dto.Gauge
-}
-
-type counterSample struct {
-	sample
-	c dto.Counter
-}
-
-// series is the sample's dto form, which the exporter's part keeps.
-func (s *sample) series() *dto.Metric { return &s.d }
 
 // maxLabels is the most labels a family of this collector has
 // (spark_app_finding: app_id, app_name, kind, stage_id, executor_id).
 const maxLabels = 5
 
-func (s *sample) Desc() *prometheus.Desc { return s.m.Desc() }
-
-// Write never alters the shared label pairs: it only points at them.
-func (s *sample) Write(out *dto.Metric) error {
-	out.Label, out.Gauge, out.Counter = s.d.Label, s.d.Gauge, s.d.Counter
-	return nil
-}
-
 // labelPair returns a new pair; callers keep it for every series that
-// carries the same label value. Every label value of this collector passes
-// here, so invalid UTF-8 from a log (an application name, a user) becomes
-// U+FFFD once, for every exposition path, instead of breaking the scrape.
-func labelPair(name, value string) *dto.LabelPair {
-	value = exporter.LabelValue(value)
-	return &dto.LabelPair{Name: &name, Value: &value}
+// carries the same label value, so that its text is made once. Every label
+// value of this collector passes here (exporter.NewPair), so invalid UTF-8
+// from a log (an application name, a user) becomes U+FFFD once, for every
+// exposition path, instead of breaking the scrape.
+func labelPair(name, value string) *exporter.Pair {
+	return exporter.NewPair(name, value)
 }
 
 // sortedOrder is, for each metric, the order of its declared labels sorted
@@ -77,86 +39,47 @@ func sortedOrder(labels []string) []int {
 	return idx
 }
 
-// newSample sorts pairs (given in declared label order) into a new sample;
-// a counter's carries created, when its series began (nil if unknown).
-func (m *Metric) newSample(created *timestamppb.Timestamp, value float64, pairs ...*dto.LabelPair) *sample {
-	if m.Type == sm.Counter {
-		return m.initCounter(&counterSample{}, created, value, pairs)
-	}
-	return m.initGauge(&gaugeSample{}, value, pairs)
+// pairRef is a label pair of the view being built: its index in the
+// view's table of pairs. The constant pairs (category="cpu", …) come first
+// in every table, at the same indices.
+type pairRef = uint32
+
+// constTable holds the constant pairs, the start of every view's table.
+var constTable []*exporter.Pair
+
+// send collects a series of m with the application's pairs and extra (the
+// rest of m's labels in declared order); a counter began when the
+// application started.
+func (p *appPairs) send(m *Metric, value float64, extra ...pairRef) {
+	var all [maxLabels]pairRef
+	all[0], all[1] = p.id, p.name
+	n := 2 + copy(all[2:], extra)
+	p.add(m, p.created, value, all[:n]...)
 }
 
-// newSample is m's newSample from p's slab, if it has one.
-func (p *appPairs) newSample(m *Metric, created *timestamppb.Timestamp, value float64, pairs ...*dto.LabelPair) *sample {
-	switch {
-	case p.slab == nil:
-		return m.newSample(created, value, pairs...)
-	case m.Type == sm.Counter:
-		return m.initCounter(nextOf(&p.slab.counters, &p.slab.counterRun), created, value, pairs)
-	}
-	return m.initGauge(nextOf(&p.slab.gauges, &p.slab.gaugeRun), value, pairs)
-}
-
-// sampleSlab hands out a view's samples from arrays allocated together: a
-// view of 100 executors has 2,000 series, and one allocation each was the
-// largest cost of building a changed view. The samples of a view live and
-// die together, so no array outlives its use; the arrays grow from small
-// to bounded, so that a small application wastes little of its last one.
-type sampleSlab struct {
-	gauges               []gaugeSample
-	counters             []counterSample
-	gaugeRun, counterRun int // size of the next array of each
-}
-
-// gaugeOrCounter are the slabs' element types, one per array.
-type gaugeOrCounter interface{ gaugeSample | counterSample }
-
-const (
-	firstSlab = 8
-	maxSlab   = 256 // ~60 KB
-)
-
-func nextOf[T gaugeOrCounter](free *[]T, run *int) *T {
-	if len(*free) == 0 {
-		*run = min(max(2**run, firstSlab), maxSlab)
-		*free = make([]T, *run)
-	}
-	s := &(*free)[0]
-	*free = (*free)[1:]
-	return s
-}
-
-func (m *Metric) initGauge(s *gaugeSample, value float64, pairs []*dto.LabelPair) *sample {
-	s.g.Value = &s.v
-	s.d.Gauge = &s.g
-	return m.initSample(&s.sample, value, pairs)
-}
-
-func (m *Metric) initCounter(s *counterSample, created *timestamppb.Timestamp, value float64, pairs []*dto.LabelPair) *sample {
-	s.c.Value = &s.v
-	s.c.CreatedTimestamp = created
-	s.d.Counter = &s.c
-	return m.initSample(&s.sample, value, pairs)
-}
-
-// initSample sets s's metric, value and pairs, sorted into label order.
-func (m *Metric) initSample(s *sample, value float64, pairs []*dto.LabelPair) *sample {
-	s.m, s.v = m, value
-	lps := s.labels[:len(pairs)]
+// add collects a series of m into the part being built: pairs given in
+// m's declared label order, sorted here into label-name order; createdMs
+// (0 if unknown) is when a counter's series began.
+func (p *appPairs) add(m *Metric, createdMs int64, value float64, pairs ...pairRef) {
+	var sorted [maxLabels]pairRef
 	for i, j := range m.order {
-		lps[i] = pairs[j]
+		sorted[i] = pairs[j]
 	}
-	s.d.Label = lps
-	return s
+	if m.Type != sm.Counter {
+		createdMs = 0
+	}
+	p.cols.Add(value, createdMs, sorted[:len(pairs)]...)
 }
 
-// constPairs caches pairs of fixed label values (category="cpu", …).
-type constPairs map[string]*dto.LabelPair
+// constPairs are pairs of fixed label values (category="cpu", …), made
+// once for every view.
+type constPairs map[string]pairRef
 
 func newConstPairs(name string, values ...string) constPairs {
 	c := constPairs{}
 	for _, v := range values {
-		c[v] = labelPair(name, v)
+		c[v] = pairRef(len(constTable))
+		constTable = append(constTable, labelPair(name, v))
 	}
 	return c
 }

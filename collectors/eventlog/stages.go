@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
 
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	sm "github.com/sparkglance/sparkglance/internal/metricschema"
@@ -174,29 +173,29 @@ var stageFamilies = []family{
 	stageFamily(stageDuration, func(r *stageRow) float64 { return r.duration }),
 	{m: stageTasks, emit: func(ch sink, p *appPairs, _ time.Time) {
 		for _, r := range p.stageRows() {
-			id := labelPair("stage_id", r.id)
+			id := p.pair("stage_id", r.id)
 			for _, status := range [...]string{"failed", "killed", "success"} {
-				p.send(ch, stageTasks, r.tasks[statusIndex[status]], id, statusPairs[status])
+				p.send(stageTasks, r.tasks[statusIndex[status]], id, statusPairs[status])
 			}
 		}
 	}},
 	{m: stageTaskTime, emit: func(ch sink, p *appPairs, _ time.Time) {
 		rows := p.stageRows()
-		ids := stageIDPairs(rows)
+		ids := p.stageIDPairs(rows)
 		for _, c := range [...]string{"cpu", "gc", "run", "serde", "shuffle"} {
 			for i := range rows {
-				p.send(ch, stageTaskTime, rows[i].taskTime[taskTimeIndex[c]], ids[i], taskTimePairs[c])
+				p.send(stageTaskTime, rows[i].taskTime[taskTimeIndex[c]], ids[i], taskTimePairs[c])
 			}
 		}
 	}},
 	{m: stageSpill, emit: func(ch sink, p *appPairs, _ time.Time) {
 		rows := p.stageRows()
-		ids := stageIDPairs(rows)
+		ids := p.stageIDPairs(rows)
 		for i := range rows {
-			p.send(ch, stageSpill, rows[i].diskSpill, ids[i], mediumPairs["disk"])
+			p.send(stageSpill, rows[i].diskSpill, ids[i], mediumPairs["disk"])
 		}
 		for i := range rows {
-			p.send(ch, stageSpill, rows[i].memSpill, ids[i], mediumPairs["memory"])
+			p.send(stageSpill, rows[i].memSpill, ids[i], mediumPairs["memory"])
 		}
 	}},
 	stageFamily(stageShuffleRead, func(r *stageRow) float64 { return r.shuffleRead }),
@@ -209,14 +208,14 @@ var stageFamilies = []family{
 			return
 		}
 		if sv.measured { // "measured" sorts before "model"
-			src := labelPair("source", analysis.EnergySourceMeasured)
+			src := p.pair("source", analysis.EnergySourceMeasured)
 			for _, r := range sv.rows {
-				p.send(ch, stageEnergy, r.measuredJoules, labelPair("stage_id", r.id), src)
+				p.send(stageEnergy, r.measuredJoules, p.pair("stage_id", r.id), src)
 			}
 		}
-		src := labelPair("source", sv.energySource)
+		src := p.pair("source", sv.energySource)
 		for _, r := range sv.rows {
-			p.send(ch, stageEnergy, r.energyJoules, labelPair("stage_id", r.id), src) // declared order: stage_id, source
+			p.send(stageEnergy, r.energyJoules, p.pair("stage_id", r.id), src) // declared order: stage_id, source
 		}
 	}},
 	{m: jobDuration, emit: func(ch sink, p *appPairs, _ time.Time) {
@@ -225,16 +224,16 @@ var stageFamilies = []family{
 			return
 		}
 		d := sv.jobDurations
-		if p.created == nil {
-			ch(prometheus.MustNewConstSummary(jobDuration.Desc(), uint64(len(d)), sum(d), quantiles(d), p.id.GetValue(), p.name.GetValue()))
+		if p.created <= 0 {
+			ch(prometheus.MustNewConstSummary(jobDuration.Desc(), uint64(len(d)), sum(d), quantiles(d), p.value(p.id), p.value(p.name)))
 			return
 		}
-		ch(prometheus.MustNewConstSummaryWithCreatedTimestamp(jobDuration.Desc(), uint64(len(d)), sum(d), quantiles(d), p.created.AsTime(), p.id.GetValue(), p.name.GetValue()))
+		ch(prometheus.MustNewConstSummaryWithCreatedTimestamp(jobDuration.Desc(), uint64(len(d)), sum(d), quantiles(d), time.UnixMilli(p.created), p.value(p.id), p.value(p.name)))
 	}},
 	{m: jobsTotal, emit: func(ch sink, p *appPairs, _ time.Time) {
 		if sv := p.v.stages; sv != nil {
-			p.send(ch, jobsTotal, sv.jobsEnded[0], jobStatusPairs["failed"])
-			p.send(ch, jobsTotal, sv.jobsEnded[1], jobStatusPairs["succeeded"])
+			p.send(jobsTotal, sv.jobsEnded[0], jobStatusPairs["failed"])
+			p.send(jobsTotal, sv.jobsEnded[1], jobStatusPairs["succeeded"])
 		}
 	}},
 	{m: appEnergy, emit: func(ch sink, p *appPairs, _ time.Time) {
@@ -243,9 +242,9 @@ var stageFamilies = []family{
 			return
 		}
 		if sv.measured {
-			p.send(ch, appEnergy, sv.measuredWh, labelPair("source", analysis.EnergySourceMeasured))
+			p.send(appEnergy, sv.measuredWh, p.pair("source", analysis.EnergySourceMeasured))
 		}
-		p.send(ch, appEnergy, sv.energyWh, labelPair("source", sv.energySource))
+		p.send(appEnergy, sv.energyWh, p.pair("source", sv.energySource))
 	}},
 }
 
@@ -258,10 +257,10 @@ func (p *appPairs) stageRows() []stageRow {
 	return p.v.stages.rows
 }
 
-func stageIDPairs(rows []stageRow) []*dto.LabelPair {
-	out := make([]*dto.LabelPair, len(rows))
+func (p *appPairs) stageIDPairs(rows []stageRow) []pairRef {
+	out := make([]pairRef, len(rows))
 	for i := range rows {
-		out[i] = labelPair("stage_id", rows[i].id)
+		out[i] = p.pair("stage_id", rows[i].id)
 	}
 	return out
 }
@@ -271,7 +270,7 @@ func stageFamily(m *Metric, value func(*stageRow) float64) family {
 	return family{m: m, emit: func(ch sink, p *appPairs, _ time.Time) {
 		rows := p.stageRows()
 		for i := range rows {
-			p.send(ch, m, value(&rows[i]), labelPair("stage_id", rows[i].id))
+			p.send(m, value(&rows[i]), p.pair("stage_id", rows[i].id))
 		}
 	}}
 }

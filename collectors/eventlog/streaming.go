@@ -87,7 +87,7 @@ func streamingFamily(m *Metric, value func(*streamingView) (float64, bool)) fami
 		for i := range p.v.streaming {
 			q := &p.v.streaming[i]
 			if v, ok := value(q); ok {
-				p.send(ch, m, v, labelPair("query_id", q.id), labelPair("query_name", q.name))
+				p.send(m, v, p.pair("query_id", q.id), p.pair("query_name", q.name))
 			}
 		}
 	}}
@@ -108,9 +108,9 @@ var streamingFamilies = []family{
 	{m: streamingPhase, emit: func(ch sink, p *appPairs, _ time.Time) {
 		for i := range p.v.streaming {
 			q := &p.v.streaming[i]
-			id, name := labelPair("query_id", q.id), labelPair("query_name", q.name)
+			id, name := p.pair("query_id", q.id), p.pair("query_name", q.name)
 			for _, ph := range q.phases {
-				p.send(ch, streamingPhase, ph.seconds, id, name, labelPair("phase", ph.name))
+				p.send(streamingPhase, ph.seconds, id, name, p.pair("phase", ph.name))
 			}
 		}
 	}},
