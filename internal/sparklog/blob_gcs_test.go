@@ -1,0 +1,263 @@
+package sparklog
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
+	"google.golang.org/api/googleapi"
+	storagev1 "google.golang.org/api/storage/v1"
+
+	"github.com/sparkglance/sparkglance/internal/testkit/objstoretest"
+)
+
+// openTestGCS opens the test server's bucket as sparklog does.
+func openTestGCS(t *testing.T, g *objstoretest.GCS) *blob.Bucket {
+	t.Helper()
+	b, err := openObjectBucket(t.Context(), "gs://"+g.Bucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// The driver's reads: a stat with the attributes the follower uses, ranged
+// reads of exactly the bytes asked, a read past the end, a missing object
+// and a missing bucket with the codes the reader's handling goes by.
+func TestGCSDriverStatAndRangedReads(t *testing.T) {
+	g := objstoretest.StartGCS(t)
+	data := bytes.Repeat([]byte("0123456789"), 10)
+	g.Put(t, "logs/app-1", data)
+	b := openTestGCS(t, g)
+	ctx := t.Context()
+
+	a, err := b.Attributes(ctx, "logs/app-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var obj storagev1.Object
+	if a.Size != int64(len(data)) || a.ModTime.IsZero() || !strings.HasPrefix(a.ETag, `"`) || len(a.ETag) < 3 ||
+		!a.As(&obj) || obj.Generation == 0 {
+		t.Errorf("attributes: size %d, mtime %v, etag %q, generation %d; want size %d, a time, a quoted ETag and a generation",
+			a.Size, a.ModTime, a.ETag, obj.Generation, len(data))
+	}
+
+	for _, tc := range []struct{ offset, length int64 }{{0, -1}, {10, 20}, {90, -1}, {99, 5}} {
+		r, err := b.NewRangeReader(ctx, "logs/app-1", tc.offset, tc.length, nil)
+		if err != nil {
+			t.Fatalf("range %d+%d: %v", tc.offset, tc.length, err)
+		}
+		got, err := io.ReadAll(r)
+		r.Close()
+		end := int64(len(data))
+		if tc.length >= 0 {
+			end = min(end, tc.offset+tc.length)
+		}
+		if err != nil || !bytes.Equal(got, data[tc.offset:end]) {
+			t.Errorf("range %d+%d: %q, %v; want %q", tc.offset, tc.length, got, err, data[tc.offset:end])
+		}
+		if r.Size() != int64(len(data)) {
+			t.Errorf("range %d+%d: reader size %d, want %d", tc.offset, tc.length, r.Size(), len(data))
+		}
+	}
+
+	_, err = b.NewRangeReader(ctx, "logs/app-1", int64(len(data)), -1, nil)
+	if httpStatus(err) != http.StatusRequestedRangeNotSatisfiable {
+		t.Errorf("a read from the end: %v, want HTTP 416 (the follower's nothing new)", err)
+	}
+	if rc, err := openObject(g.Ref("logs/app-1"), int64(len(data))); err != nil {
+		t.Errorf("openObject at the end: %v, want an empty read", err)
+	} else {
+		rc.Close()
+	}
+
+	_, err = b.Attributes(ctx, "logs/missing")
+	if gcerrors.Code(err) != gcerrors.NotFound {
+		t.Errorf("a missing object: code %v (%v), want NotFound", gcerrors.Code(err), err)
+	}
+	if _, err := statObject(g.Ref("logs/missing")); !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), g.Ref("logs/missing")) {
+		t.Errorf("stat of a missing object: %v, want fs.ErrNotExist naming it", err)
+	}
+	var gerr *googleapi.Error
+	if _, err := b.NewRangeReader(ctx, "logs/missing", 0, -1, nil); gcerrors.Code(err) != gcerrors.NotFound || !b.ErrorAs(err, &gerr) || gerr.Code != http.StatusNotFound {
+		t.Errorf("reading a missing object: %v, want NotFound with the API's 404", err)
+	}
+
+	other := strings.Replace(g.Ref("logs"), g.Bucket, g.Bucket+"-missing", 1)
+	if _, err := DiscoverGiven(other); err == nil || !strings.Contains(err.Error(), g.Bucket+"-missing") {
+		t.Errorf("a missing bucket: %v, want an error naming it", err)
+	}
+}
+
+// A listing comes in pages of the size asked, in key order, resuming at
+// the token; with a delimiter the "directories" are among the objects in
+// key order (GCS sends them apart, after the objects).
+func TestGCSDriverListsPagesAndDirectories(t *testing.T) {
+	g := objstoretest.StartGCS(t)
+	for _, key := range []string{"p/a", "p/b", "p/d/1", "p/d/2", "p/e", "p/f/1", "q/x"} {
+		g.Put(t, key, []byte(key))
+	}
+	b := openTestGCS(t, g)
+	list := func(pageSize int, delimiter string) (keys []string, pages int) {
+		t.Helper()
+		token := blob.FirstPageToken
+		for len(token) > 0 && pages < 10 {
+			objs, next, err := b.ListPage(t.Context(), token, pageSize, &blob.ListOptions{Prefix: "p/", Delimiter: delimiter})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(objs) > pageSize {
+				t.Errorf("a page of %d objects, asked for %d", len(objs), pageSize)
+			}
+			for _, o := range objs {
+				k := o.Key
+				if o.IsDir {
+					k += "(dir)"
+				} else if o.Size != int64(len(o.Key)) || o.ModTime.IsZero() {
+					t.Errorf("%s: size %d, mtime %v", o.Key, o.Size, o.ModTime)
+				}
+				keys = append(keys, k)
+			}
+			token, pages = next, pages+1
+		}
+		return keys, pages
+	}
+	if keys, pages := list(2, ""); strings.Join(keys, " ") != "p/a p/b p/d/1 p/d/2 p/e p/f/1" || pages != 3 {
+		t.Errorf("flat listing: %v in %d pages, want the 6 objects under p/ in 3", keys, pages)
+	}
+	if keys, pages := list(100, "/"); strings.Join(keys, " ") != "p/a p/b p/d/(dir) p/e p/f/(dir)" || pages != 1 {
+		t.Errorf("listing with a delimiter: %v in %d pages", keys, pages)
+	}
+}
+
+// Throttling (503) is retried with backoff within gcsAttempts tries, each
+// try counted; a store still throttling after them is ErrThrottled naming
+// the object. A denied request is not retried and means fs.ErrPermission.
+func TestGCSDriverRetriesThrottlingWithinBound(t *testing.T) {
+	g := objstoretest.StartGCS(t)
+	g.Put(t, "logs/app-1", []byte("{}\n"))
+	ref := g.Ref("logs/app-1")
+	if _, err := statObject(ref); err != nil { // the bucket opened, nothing throttled yet
+		t.Fatal(err)
+	}
+
+	throttled := requestCount(ObjectOpStat, ObjectResultThrottled)
+	g.Throttle(2)
+	if info, err := statObject(ref); err != nil || info.Size() != 3 {
+		t.Errorf("stat after two 503s: %v, %v; want it retried to success", info, err)
+	}
+	if got := requestCount(ObjectOpStat, ObjectResultThrottled) - throttled; got != 2 {
+		t.Errorf("%d throttled stats counted, want 2", got)
+	}
+
+	throttled = requestCount(ObjectOpStat, ObjectResultThrottled)
+	g.Throttle(gcsAttempts + 5)
+	_, err := statObject(ref)
+	g.Throttle(0)
+	if !errors.Is(err, ErrThrottled) || !strings.Contains(err.Error(), ref) {
+		t.Errorf("stat while the store keeps throttling: %v, want ErrThrottled naming %s", err, ref)
+	}
+	if got := requestCount(ObjectOpStat, ObjectResultThrottled) - throttled; got != gcsAttempts {
+		t.Errorf("%d tries while throttled, want gcsAttempts = %d", got, gcsAttempts)
+	}
+
+	denied := requestCount(ObjectOpStat, ObjectResultDenied)
+	g.Deny(true)
+	_, err = statObject(ref)
+	g.Deny(false)
+	if !errors.Is(err, fs.ErrPermission) || !strings.Contains(err.Error(), ref) {
+		t.Errorf("stat while denied: %v, want fs.ErrPermission naming %s", err, ref)
+	}
+	if got := requestCount(ObjectOpStat, ObjectResultDenied) - denied; got != 1 {
+		t.Errorf("%d denied stats, want 1 (a 403 is not retried)", got)
+	}
+}
+
+// Each request is counted under its operation, whatever the object's name:
+// an object named "o" has a path ending like a listing's.
+func TestGCSRequestsCountedByOp(t *testing.T) {
+	g := objstoretest.StartGCS(t)
+	g.Put(t, "logs/o", []byte("{}\n"))
+	counts := func() [3]int64 {
+		return [3]int64{requestCount(ObjectOpList, ObjectResultOK), requestCount(ObjectOpStat, ObjectResultOK), requestCount(ObjectOpGet, ObjectResultOK)}
+	}
+	before := counts()
+	logs, err := DiscoverGiven(g.URL("logs"))
+	if err != nil || len(logs) != 1 {
+		t.Fatalf("%+v, %v", logs, err)
+	}
+	afterList := counts()
+	if _, err := statObject(g.Ref("logs/o")); err != nil {
+		t.Fatal(err)
+	}
+	afterStat := counts()
+	if st, err := Read(logs[0], HandlerFuncs{}, Options{}); err != nil || st.BytesIn != 3 {
+		t.Fatalf("%+v, %v", st, err)
+	}
+	after := counts()
+	// Discovering a prefix stats it as an object first (not found), then lists.
+	if d := afterList[0] - before[0]; d != 1 {
+		t.Errorf("discovering: %d listings counted, want 1", d)
+	}
+	if d := [3]int64{afterStat[0] - afterList[0], afterStat[1] - afterList[1], afterStat[2] - afterList[2]}; d != [3]int64{0, 1, 0} {
+		t.Errorf("a stat of logs/o counted as %v (list, stat, get), want one stat", d)
+	}
+	if d := after[2] - afterStat[2]; d != 1 || after[0] != afterStat[0] {
+		t.Errorf("reading logs/o: %d gets and %d listings, want 1 and 0", d, after[0]-afterStat[0])
+	}
+}
+
+// The driver never writes: each write is a clear Unimplemented error
+// naming the object, sent to nobody.
+func TestGCSDriverIsReadOnly(t *testing.T) {
+	g := objstoretest.StartGCS(t)
+	b := openTestGCS(t, g)
+	ctx := t.Context()
+	before := ObjectRequests()
+	checks := map[string]error{
+		"write":  b.WriteAll(ctx, "k", []byte("x"), nil),
+		"copy":   b.Copy(ctx, "k", "j", nil),
+		"delete": b.Delete(ctx, "k"),
+	}
+	_, checks["signed URL"] = b.SignedURL(ctx, "k", nil)
+	for what, err := range checks {
+		if gcerrors.Code(err) != gcerrors.Unimplemented || !strings.Contains(err.Error(), "read-only") || !strings.Contains(err.Error(), "gs://"+g.Bucket+"/") {
+			t.Errorf("%s: %v, want Unimplemented saying read-only and naming the object", what, err)
+		}
+	}
+	if after := ObjectRequests(); !equalCounts(before, after) {
+		t.Errorf("writes sent requests: %v, then %v", before, after)
+	}
+}
+
+func equalCounts(a, b []ObjectRequestCount) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Without an emulator, credentials come from Application Default
+// Credentials: a key file that does not exist is an error naming the
+// bucket and where credentials come from, before any request.
+func TestGCSWithoutCredentialsSaysWhere(t *testing.T) {
+	t.Setenv("STORAGE_EMULATOR_HOST", "")
+	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", filepath.Join(t.TempDir(), "missing.json"))
+	_, err := openObjectBucket(context.Background(), "gs://sparkglance-no-credentials")
+	if err == nil || !strings.Contains(err.Error(), "gs://sparkglance-no-credentials") || !strings.Contains(err.Error(), "Application Default Credentials") {
+		t.Errorf("open without credentials: %v", err)
+	}
+}
