@@ -4,11 +4,17 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"gocloud.dev/blob"
@@ -259,5 +265,69 @@ func TestGCSWithoutCredentialsSaysWhere(t *testing.T) {
 	_, err := openObjectBucket(context.Background(), "gs://sparkglance-no-credentials")
 	if err == nil || !strings.Contains(err.Error(), "gs://sparkglance-no-credentials") || !strings.Contains(err.Error(), "Application Default Credentials") {
 		t.Errorf("open without credentials: %v", err)
+	}
+}
+
+// With credentials, every request carries a bearer token from Application
+// Default Credentials, fetched through the counted client; a token
+// refreshed after the call that opened the bucket has ended still works.
+func TestGCSWithCredentialsSendsBearerTokens(t *testing.T) {
+	g := objstoretest.StartGCS(t)
+	g.Put(t, "logs/app-1", []byte("{}\n"))
+	t.Setenv("STORAGE_EMULATOR_HOST", "")
+
+	var mu sync.Mutex
+	var tokens int
+	var auth []string
+	tokenServer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := r.ParseForm(); err != nil || r.Form.Get("grant_type") != "refresh_token" || r.Form.Get("refresh_token") != "test-refresh" {
+			http.Error(w, `{"error":"invalid_grant"}`, http.StatusBadRequest)
+			return
+		}
+		mu.Lock()
+		tokens++
+		n := tokens
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		// Shorter than oauth2's 10 s margin: each request needs a new token.
+		fmt.Fprintf(w, `{"access_token":"tok-%d","token_type":"Bearer","expires_in":1}`, n)
+	}))
+	t.Cleanup(tokenServer.Close)
+	target, err := url.Parse(g.Endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	store := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		auth = append(auth, r.Header.Get("Authorization"))
+		mu.Unlock()
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(store.Close)
+	gcsEndpoint = store.URL + "/storage/v1/"
+	t.Cleanup(func() { gcsEndpoint = "" })
+
+	creds := filepath.Join(t.TempDir(), "adc.json")
+	adc := fmt.Sprintf(`{"type":"authorized_user","client_id":"test-client","client_secret":"test-secret","refresh_token":"test-refresh","token_uri":%q}`, tokenServer.URL)
+	if err := os.WriteFile(creds, []byte(adc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", creds)
+
+	others := requestCount(ObjectOpOther, ObjectResultOK)
+	ref := g.Ref("logs/app-1")
+	for i := range 2 {
+		if info, err := statObject(ref); err != nil || info.Size() != 3 {
+			t.Fatalf("stat %d: %v, %v", i+1, info, err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if strings.Join(auth, ",") != "Bearer tok-1,Bearer tok-2" || tokens != 2 {
+		t.Errorf("the store saw %q after %d token requests, want each stat with a fresh bearer token", auth, tokens)
+	}
+	if got := requestCount(ObjectOpOther, ObjectResultOK) - others; got != 2 {
+		t.Errorf("%d token requests counted, want 2", got)
 	}
 }
