@@ -365,13 +365,22 @@ func (b *gcsBucket) NewRangeReader(ctx context.Context, key string, offset, leng
 	if err != nil {
 		return nil, err
 	}
-	if call.Header().Get("Range") != "" && resp.StatusCode != http.StatusPartialContent {
-		// A store that ignored the range would hand over the object from
-		// its start, read as if it were the bytes from offset on.
-		resp.Body.Close()
-		return nil, fmt.Errorf("gs://%s/%s: asked for the bytes from %d, the store answered %s without a range", b.name, key, offset, resp.Status)
+	body := resp.Body
+	if resp.StatusCode != http.StatusPartialContent {
+		switch {
+		case offset > 0:
+			// A store that ignored the range hands over the object from
+			// its start, which would be read as the bytes from offset on.
+			resp.Body.Close()
+			return nil, fmt.Errorf("gs://%s/%s: asked for the bytes from %d, the store answered %s without a range", b.name, key, offset, resp.Status)
+		case length > 0:
+			body = struct {
+				io.Reader
+				io.Closer
+			}{io.LimitReader(resp.Body, length), resp.Body}
+		}
 	}
-	return &gcsReader{body: resp.Body, resp: resp, attrs: readerAttributes(resp, offset)}, nil
+	return &gcsReader{body: body, resp: resp, attrs: readerAttributes(resp, offset)}, nil
 }
 
 // readerAttributes are the object's attributes as a media response gives

@@ -331,3 +331,38 @@ func TestGCSWithCredentialsSendsBearerTokens(t *testing.T) {
 		t.Errorf("%d token requests counted, want 2", got)
 	}
 }
+
+// Behind a proxy that drops the Range header, the whole object comes back
+// with 200: from offset 0 the bytes asked for are still its first ones,
+// from further on they are not, and that read is refused rather than
+// misread.
+func TestGCSDriverRefusesRangeIgnored(t *testing.T) {
+	g := objstoretest.StartGCS(t)
+	g.Put(t, "logs/app-1", []byte("0123456789"))
+	target, err := url.Parse(g.Endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	noRange := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Header.Del("Range")
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(noRange.Close)
+	t.Setenv("STORAGE_EMULATOR_HOST", noRange.URL)
+	b := openTestGCS(t, g)
+
+	r, err := b.NewRangeReader(t.Context(), "logs/app-1", 0, 4, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(r)
+	r.Close()
+	if err != nil || string(got) != "0123" {
+		t.Errorf("the first 4 bytes: %q, %v", got, err)
+	}
+	_, err = b.NewRangeReader(t.Context(), "logs/app-1", 4, -1, nil)
+	if err == nil || !strings.Contains(err.Error(), "without a range") || !strings.Contains(err.Error(), g.Ref("logs/app-1")) {
+		t.Errorf("bytes from 4 with the range ignored: %v, want a refusal naming the object", err)
+	}
+}
