@@ -32,8 +32,8 @@ import (
 // cloud.google.com/go/storage, which links gRPC, xDS with Envoy's
 // protobufs and Cloud Monitoring into the binary whether or not gs:// is
 // used: measured, their package initialisation made every run of
-// sparkglance (even --version) take ~46 MB of RSS and ~20 ms instead of
-// ~28 MB and ~10 ms, and the binary 78 MB instead of ~50 MB (figures in
+// sparkglance (even --version) take ~46 MiB of RSS instead of ~29 MiB and
+// ~10 ms longer, and the binary 79 MB instead of 51 MB (figures in
 // docs/performance.md, "Startup"). Event logs only need listing, stat and
 // ranged reads, which the generated JSON client does with plain HTTP.
 
