@@ -19,10 +19,7 @@ import (
 	"gocloud.dev/aws"
 	"gocloud.dev/blob"
 	"gocloud.dev/blob/azureblob"
-	"gocloud.dev/blob/gcsblob"
 	"gocloud.dev/blob/s3blob"
-	"gocloud.dev/gcp"
-	"google.golang.org/api/option"
 )
 
 // objectRequestTimeout bounds one call to a store (a listing page, a
@@ -141,29 +138,6 @@ func openS3(ctx context.Context, u *url.URL, client *http.Client) (*blob.Bucket,
 		cfg.Region = "us-east-1"
 	}
 	return s3blob.OpenBucket(ctx, s3.NewFromConfig(cfg, opts...), u.Host, &s3blob.Options{RequestChecksumCalculation: cfg.RequestChecksumCalculation})
-}
-
-// openGCS uses Application Default Credentials, or none when
-// STORAGE_EMULATOR_HOST points at an emulator.
-func openGCS(ctx context.Context, u *url.URL, client *http.Client) (*blob.Bucket, error) {
-	if len(u.Query()) > 0 {
-		return nil, fmt.Errorf("gs:// takes no query options here (got %q); credentials come from Application Default Credentials", u.RawQuery)
-	}
-	if os.Getenv("STORAGE_EMULATOR_HOST") != "" {
-		// gocloud gives an emulator http.DefaultClient; the client option
-		// given last wins, so requests to the emulator are counted too.
-		return gcsblob.OpenBucket(ctx, gcp.NewAnonymousHTTPClient(client.Transport), u.Host,
-			&gcsblob.Options{ClientOptions: []option.ClientOption{option.WithHTTPClient(client)}})
-	}
-	creds, err := gcp.DefaultCredentials(ctx)
-	if err != nil {
-		return nil, err
-	}
-	hc, err := gcp.NewHTTPClient(client.Transport, gcp.CredentialsTokenSource(creds))
-	if err != nil {
-		return nil, err
-	}
-	return gcsblob.OpenBucket(ctx, hc, u.Host, nil)
 }
 
 // openAzure follows gocloud's azureblob URL opener: the account from

@@ -40,8 +40,8 @@ func (o objectInfo) Sys() any           { return nil }
 // handling of renamed and vanished files applies to objects too.
 func objectError(ref string, err error) error {
 	if c := httpStatus(err); c == http.StatusForbidden || c == http.StatusUnauthorized {
-		// GCS answers 403 for a bucket that does not exist too, which
-		// gocloud calls NotFound: the status says more.
+		// GCS answers 403 for a bucket that does not exist too ("denied
+		// on resource (or it may not exist)"), so the message says both.
 		return fmt.Errorf("%s: %w (the credentials need list and get on the bucket, and the bucket must exist): %w", ref, fs.ErrPermission, err)
 	}
 	if isThrottled(err) {

@@ -69,8 +69,8 @@ func (t *objectTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
-// requestOp tells the operation from the request as S3, GCS (JSON and XML
-// APIs) and Azure Blob shape it.
+// requestOp tells the operation from the request as S3, GCS (JSON API)
+// and Azure Blob shape it.
 func requestOp(req *http.Request) string {
 	q := req.URL.Query()
 	switch {
@@ -78,7 +78,7 @@ func requestOp(req *http.Request) string {
 		return ObjectOpStat
 	case req.Method != http.MethodGet:
 		return ObjectOpOther
-	case q.Has("list-type") || q.Get("comp") == "list" || q.Has("delimiter") || q.Has("prefix") || strings.HasSuffix(req.URL.Path, "/o"):
+	case q.Has("list-type") || q.Get("comp") == "list" || q.Has("delimiter") || q.Has("prefix") || isGCSListPath(req.URL.EscapedPath()):
 		return ObjectOpList
 	case q.Get("alt") == "media" || req.Header.Get("Range") != "" || req.Header.Get("x-ms-range") != "":
 		return ObjectOpGet
@@ -87,6 +87,18 @@ func requestOp(req *http.Request) string {
 	default:
 		return ObjectOpGet
 	}
+}
+
+// isGCSListPath tells GCS's objects.list path, .../storage/v1/b/<bucket>/o,
+// from an object's, .../b/<bucket>/o/<escaped name>, which may end in "/o"
+// too once unescaped.
+func isGCSListPath(escaped string) bool {
+	_, rest, ok := strings.Cut(escaped, "/storage/v1/b/")
+	if !ok {
+		return false
+	}
+	_, tail, ok := strings.Cut(rest, "/")
+	return ok && tail == "o"
 }
 
 func requestResult(resp *http.Response, err error) string {
