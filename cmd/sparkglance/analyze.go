@@ -288,7 +288,7 @@ func writeTextResult(w io.Writer, r appdoc.Doc) error {
 // near what reading really needs, for a few per cent more collector CPU.
 // A limit set by GOMEMLIMIT is left alone.
 const (
-	readBudget = 40 << 20
+	readBudget = 32 << 20
 	bigWindow  = 16 << 20
 )
 
