@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -57,27 +59,71 @@ func newAnalyzeCommand(cmd *kingpin.CmdClause) *analyzeCommand {
 const maxStderrProblems = 20
 
 func (c *analyzeCommand) run(ctx context.Context) error {
-	docs, status, err := c.readAll(ctx, "analyze")
+	var encode func(appdoc.Doc) ([]byte, error)
+	if *c.json {
+		encode = encodeElement
+	}
+	docs, encoded, status, err := c.readAll(ctx, "analyze", encode)
 	if err != nil {
 		return err
 	}
-	if err := c.print(docs); err != nil {
+	if *c.json {
+		err = writeJSONArray(c.out, encoded)
+	} else {
+		err = c.print(docs)
+	}
+	if err != nil {
 		return err
 	}
 	return status
+}
+
+// The JSON output is one array of every application's document. Encoding
+// it is a large part of the work for many small logs, so each document is
+// encoded by the worker that read it (encodeElement, indented as an element
+// of the array), and the array is then put together in order: the bytes
+// are those of encoding the whole array with an indent of two spaces.
+func encodeElement(doc appdoc.Doc) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("  ", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// writeJSONArray writes the documents encoded by encodeElement as one array.
+func writeJSONArray(w io.Writer, docs [][]byte) error {
+	if len(docs) == 0 {
+		_, err := io.WriteString(w, "[]\n")
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 1<<16)
+	bw.WriteString("[\n  ")
+	for i, d := range docs {
+		if i > 0 {
+			bw.WriteString(",\n  ")
+		}
+		bw.Write(d)
+	}
+	bw.WriteString("\n]\n")
+	return bw.Flush()
 }
 
 // readAll reads every input into its documents, telling stderr what went
 // wrong on the way. err is a usage error found before anything was read;
 // status is what the command returns once it has written its output (nil,
 // or the exit status for nothing read, problems met, or an interruption).
-// report shares it, so both commands read and fail alike.
-func (c *analyzeCommand) readAll(ctx context.Context, command string) (docs []appdoc.Doc, status, err error) {
+// report shares it, so both commands read and fail alike. encode, when
+// set, runs on the worker that read each document; encoded holds its
+// results in the order of docs.
+func (c *analyzeCommand) readAll(ctx context.Context, command string, encode func(appdoc.Doc) ([]byte, error)) (docs []appdoc.Doc, encoded [][]byte, status, err error) {
 	cfg := c.cfg
 	cfg.CPUs = *c.cpus
 	energy, err := eventlog.ResolveEnergyModel(cfg.Energy, c.nodePower)
 	if err != nil {
-		return nil, nil, usageErrorf("%v", err)
+		return nil, nil, nil, usageErrorf("%v", err)
 	}
 	cfg.Energy = energy
 	if *c.interval == "stages" {
@@ -85,13 +131,13 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string) (docs []ap
 	} else {
 		d, err := time.ParseDuration(*c.interval)
 		if err != nil || d < time.Millisecond {
-			return nil, nil, usageErrorf("--interval=%q: want a duration of at least 1ms (e.g. 10s) or \"stages\"", *c.interval)
+			return nil, nil, nil, usageErrorf("--interval=%q: want a duration of at least 1ms (e.g. 10s) or \"stages\"", *c.interval)
 		}
 		cfg.Interval = d
 	}
 	parallel, err := c.workers()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	// An unsupported location is a usage error, found before anything is
 	// read rather than after minutes spent on the other inputs.
@@ -99,7 +145,7 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string) (docs []ap
 	for i, p := range *c.paths {
 		local, err := sparklog.ResolveLocation(p)
 		if err != nil {
-			return nil, nil, &statusError{status: exitUsage, err: err}
+			return nil, nil, nil, &statusError{status: exitUsage, err: err}
 		}
 		paths[i] = local
 	}
@@ -131,6 +177,7 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string) (docs []ap
 	// ones, whichever log finishes first.
 	type result struct {
 		doc         appdoc.Doc
+		json        []byte
 		err         error
 		interrupted bool
 	}
@@ -145,7 +192,11 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string) (docs []ap
 		if err == nil {
 			bar.finish(i, logs[i])
 		}
-		return result{doc: doc, err: err, interrupted: ctx.Err() != nil}
+		r := result{doc: doc, err: err, interrupted: ctx.Err() != nil}
+		if err == nil && encode != nil && len(doc.Events) > 0 {
+			r.json, r.err = encode(doc)
+		}
+		return r
 	}
 	use := func(i int, r result) bool {
 		l, doc := logs[i], r.doc
@@ -169,6 +220,9 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string) (docs []ap
 			c.reportProblems(command, doc, n)
 		}
 		docs = append(docs, doc)
+		if encode != nil {
+			encoded = append(encoded, r.json)
+		}
 		return true
 	}
 	// Every document is kept for the output anyway, so workers may run as
@@ -184,7 +238,7 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string) (docs []ap
 	case len(failed) > 0 || problems > 0:
 		status = &statusError{status: exitPartial, err: fmt.Errorf("read with problems: %d application(s) read, %d problem(s) in them, %d input(s) unreadable", len(docs), problems, len(failed))}
 	}
-	return docs, status, nil
+	return docs, encoded, status, nil
 }
 
 // workers is --parallel resolved: how many logs are read at once.
@@ -236,15 +290,8 @@ func noLogReason(dir string) string {
 	return "no event log in this directory: Spark's log directories hold log files, zips and eventlog_v2_* directories at their top level, and other sub-directories are not searched"
 }
 
+// print writes the text output (the JSON one is writeJSONArray's).
 func (c *analyzeCommand) print(docs []appdoc.Doc) error {
-	if *c.json {
-		enc := json.NewEncoder(c.out)
-		enc.SetIndent("", "  ")
-		if docs == nil {
-			docs = []appdoc.Doc{} // "[]", not "null"
-		}
-		return enc.Encode(docs)
-	}
 	for i, d := range docs {
 		if i > 0 {
 			fmt.Fprintln(c.out, strings.Repeat("─", 78))

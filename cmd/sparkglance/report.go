@@ -34,7 +34,7 @@ func newReportCommand(cmd *kingpin.CmdClause) *reportCommand {
 }
 
 func (c *reportCommand) run(ctx context.Context) error {
-	docs, status, err := c.analyze.readAll(ctx, "report")
+	docs, _, status, err := c.analyze.readAll(ctx, "report", nil)
 	if err != nil {
 		return err
 	}
@@ -83,36 +83,34 @@ func (c *reportCommand) write(docs []appdoc.Doc) error {
 		seen[report.FileName(d.AppID, d.AttemptID)]++
 		names[i] = name
 	}
-	// Pages are rendered on the same pool as the reading and written one
-	// after the other in the order of the inputs (concurrent writers only
-	// wait on each other's write-back); the index lists them in that order,
-	// and the first failure in it is the one reported.
+	// Pages are rendered and written on the same pool as the reading (each
+	// to its own file: writing is copying into the page cache, CPU work
+	// like the rendering); the index lists them in the order of the
+	// inputs, and the first failure in that order is the one reported.
 	workers, err := c.analyze.workers()
 	if err != nil {
 		return err
 	}
-	type rendered struct {
-		page []byte
-		row  report.Summary
-		err  error
+	type written struct {
+		row report.Summary
+		err error
 	}
-	render := func(i int) rendered {
+	render := func(i int) written {
 		d := &docs[i]
 		page, err := renderPage(d)
+		if err == nil {
+			err = writeFile(filepath.Join(out, names[i]), page)
+		}
 		if err != nil {
-			return rendered{err: err}
+			return written{err: err}
 		}
 		row := report.Summarize(&d.Report)
 		row.Href = names[i]
-		return rendered{page: page, row: row}
+		return written{row: row}
 	}
 	rows := make([]report.Summary, 0, len(docs))
 	var failed error
-	// ahead 0: no more rendered pages wait in memory than there are workers.
-	inorder.Each(len(docs), workers, 0, render, func(i int, r rendered) bool {
-		if r.err == nil {
-			r.err = writeFile(filepath.Join(out, names[i]), r.page)
-		}
+	inorder.Each(len(docs), workers, 0, render, func(i int, r written) bool {
 		if r.err != nil {
 			failed = r.err
 			return false

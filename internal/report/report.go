@@ -59,11 +59,8 @@ type Page struct {
 
 // WritePage writes the self-contained HTML page of one application.
 func WritePage(w io.Writer, p Page) error {
-	var head struct {
-		AppID   string `json:"appId"`
-		AppName string `json:"appName"`
-	}
-	if err := json.Unmarshal(p.Doc, &head); err != nil {
+	head, err := readHead(p.Doc)
+	if err != nil {
 		return fmt.Errorf("report: the application document is not a JSON object: %w", err)
 	}
 	// Inside <script> only "</" and "<!--" matter; HTMLEscape turns every
@@ -85,6 +82,44 @@ func WritePage(w io.Writer, p Page) error {
 		"JS":       template.JS(glanceJS),
 		"CSS":      template.CSS(glanceCSS),
 	})
+}
+
+type docHead struct{ AppID, AppName string }
+
+// readHead reads the document's top-level "appId" and "appName", which an
+// analysis document holds first: it stops once both are read rather than
+// parsing a document of many megabytes for its title. The page's script
+// parses the whole document anyway.
+func readHead(doc []byte) (docHead, error) {
+	var h docHead
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		if err == nil {
+			err = fmt.Errorf("found %v", t)
+		}
+		return h, err
+	}
+	var gotID, gotName bool
+	for dec.More() && !(gotID && gotName) {
+		t, err := dec.Token()
+		if err != nil {
+			return h, err
+		}
+		key, _ := t.(string)
+		switch key {
+		case "appId":
+			err, gotID = dec.Decode(&h.AppID), true
+		case "appName":
+			err, gotName = dec.Decode(&h.AppName), true
+		default:
+			var skip json.RawMessage
+			err = dec.Decode(&skip)
+		}
+		if err != nil {
+			return h, fmt.Errorf("key %q: %w", key, err)
+		}
+	}
+	return h, nil
 }
 
 // Summary is one application attempt's row in an index.
