@@ -177,6 +177,9 @@ func (d *Decoder) accumulable(a *Accumulable) {
 // they match, a name needs neither the intern table nor the search for a
 // repeated key (the last object's names are distinct).
 func (d *Decoder) namedValues() []NamedValue {
+	if out, ok := d.namedValuesAsLast(); ok {
+		return out
+	}
 	more := d.objectStart()
 	if !more {
 		return nil
@@ -208,6 +211,46 @@ func (d *Decoder) namedValues() []NamedValue {
 		}
 	}
 	return out
+}
+
+// namedValuesAsLast reads, in place, a metric map written exactly as the
+// last one was: the same names in the same order, no whitespace, integer
+// values. Matching each name's bytes where it must stand skips reading the
+// key, looking it up and searching for a repeat; at the first other byte it
+// gives up, with the cursor unmoved, and namedValues reads the map.
+func (d *Decoder) namedValuesAsLast() ([]NamedValue, bool) {
+	known := d.lastNames
+	b, p := d.buf, d.pos
+	if len(known) == 0 || p >= len(b) || b[p] != '{' {
+		return nil, false
+	}
+	start := len(d.named)
+	for i, name := range known {
+		// p is at the '{' before the first name, at the ',' before the others.
+		if i > 0 && b[p] != ',' {
+			break
+		}
+		q := p + 1
+		end := q + 1 + len(name)
+		if end+1 >= len(b) || b[q] != '"' || string(b[q+1:end]) != name || b[end] != '"' || b[end+1] != ':' {
+			break
+		}
+		v, next, ok := plainInt(b, end+2)
+		if !ok || next >= len(b) {
+			break
+		}
+		d.named = append(d.named, NamedValue{Name: name, Value: v})
+		p = next
+	}
+	if len(d.named)-start != len(known) || b[p] != '}' {
+		d.named = d.named[:start]
+		return nil, false
+	}
+	out := make([]NamedValue, len(known))
+	copy(out, d.named[start:])
+	d.named = d.named[:start]
+	d.pos = p + 1
+	return out, true
 }
 
 // maxKnownNames bounds the names namedValues remembers from one object.
