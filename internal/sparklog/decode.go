@@ -44,6 +44,11 @@ type Decoder struct {
 	intern *internTable
 	// accNames caches accumulator names by ID (see accumulableFast).
 	accNames *[accNameSlots]accName
+	// orders predict the keys of the objects every task line repeats.
+	orders struct {
+		taskEnd, taskStart, taskInfo, taskMetrics, endReason   keyOrder
+		shuffleRead, shuffleWrite, inputMetrics, outputMetrics keyOrder
+	}
 	// eventAt is where the value of the "Event" key read by the slow path
 	// starts, -1 on the fast path; any other "Event" key is a duplicate.
 	eventAt int

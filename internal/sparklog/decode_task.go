@@ -12,7 +12,8 @@ func (d *Decoder) taskEnd(more bool) Event {
 	a := &taskEndAlloc{}
 	ev := &a.ev
 	ev.Task.PartitionID = -1
-	for ; more; more = d.objectNext() {
+	d.orders.taskEnd.at = 1 // the key Decode read is not predicted
+	for ; more; more = d.objectNextAs(&d.orders.taskEnd) {
 		switch string(d.key) {
 		case "Event":
 			d.eventKey()
@@ -46,7 +47,8 @@ func (d *Decoder) taskStart(more bool) Event {
 	d.event = TypeTaskStart
 	ev := &TaskStart{}
 	ev.Task.PartitionID = -1
-	for ; more; more = d.objectNext() {
+	d.orders.taskStart.at = 1 // the key Decode read is not predicted
+	for ; more; more = d.objectNextAs(&d.orders.taskStart) {
 		switch string(d.key) {
 		case "Event":
 			d.eventKey()
@@ -65,7 +67,7 @@ func (d *Decoder) taskStart(more bool) Event {
 
 func (d *Decoder) taskEndReason(r *TaskEndReason) {
 	*r = TaskEndReason{} // a repeated key replaces, as in encoding/json
-	for more := d.objectStart(); more; more = d.objectNext() {
+	for more := d.objectStartAs(&d.orders.endReason); more; more = d.objectNextAs(&d.orders.endReason) {
 		switch string(d.key) {
 		case "Reason":
 			r.Reason = d.istr()
@@ -84,7 +86,7 @@ func (d *Decoder) taskEndReason(r *TaskEndReason) {
 // taskInfo decodes "Task Info".
 func (d *Decoder) taskInfo(t *TaskInfo) {
 	*t = TaskInfo{PartitionID: -1}
-	for more := d.objectStart(); more; more = d.objectNext() {
+	for more := d.objectStartAs(&d.orders.taskInfo); more; more = d.objectNextAs(&d.orders.taskInfo) {
 		switch string(d.key) {
 		case "Task ID":
 			t.TaskID = d.int64()
@@ -258,7 +260,7 @@ const maxKnownNames = 256
 
 func (d *Decoder) taskMetrics(m *TaskMetrics) {
 	*m = TaskMetrics{}
-	for more := d.objectStart(); more; more = d.objectNext() {
+	for more := d.objectStartAs(&d.orders.taskMetrics); more; more = d.objectNextAs(&d.orders.taskMetrics) {
 		switch string(d.key) {
 		case "Executor Deserialize Time":
 			m.ExecutorDeserializeTime = d.int64()
@@ -299,7 +301,7 @@ func (d *Decoder) taskMetrics(m *TaskMetrics) {
 
 func (d *Decoder) shuffleRead(r *ShuffleReadMetrics) {
 	*r = ShuffleReadMetrics{}
-	for more := d.objectStart(); more; more = d.objectNext() {
+	for more := d.objectStartAs(&d.orders.shuffleRead); more; more = d.objectNextAs(&d.orders.shuffleRead) {
 		switch string(d.key) {
 		case "Remote Blocks Fetched":
 			r.RemoteBlocksFetched = d.int64()
@@ -325,7 +327,7 @@ func (d *Decoder) shuffleRead(r *ShuffleReadMetrics) {
 
 func (d *Decoder) shuffleWrite(w *ShuffleWriteMetrics) {
 	*w = ShuffleWriteMetrics{}
-	for more := d.objectStart(); more; more = d.objectNext() {
+	for more := d.objectStartAs(&d.orders.shuffleWrite); more; more = d.objectNextAs(&d.orders.shuffleWrite) {
 		switch string(d.key) {
 		case "Shuffle Bytes Written":
 			w.BytesWritten = d.int64()
@@ -341,7 +343,7 @@ func (d *Decoder) shuffleWrite(w *ShuffleWriteMetrics) {
 
 func (d *Decoder) inputMetrics(in *InputMetrics) {
 	*in = InputMetrics{}
-	for more := d.objectStart(); more; more = d.objectNext() {
+	for more := d.objectStartAs(&d.orders.inputMetrics); more; more = d.objectNextAs(&d.orders.inputMetrics) {
 		switch string(d.key) {
 		case "Bytes Read":
 			in.BytesRead = d.int64()
@@ -355,7 +357,7 @@ func (d *Decoder) inputMetrics(in *InputMetrics) {
 
 func (d *Decoder) outputMetrics(out *OutputMetrics) {
 	*out = OutputMetrics{}
-	for more := d.objectStart(); more; more = d.objectNext() {
+	for more := d.objectStartAs(&d.orders.outputMetrics); more; more = d.objectNextAs(&d.orders.outputMetrics) {
 		switch string(d.key) {
 		case "Bytes Written":
 			out.BytesWritten = d.int64()
