@@ -41,8 +41,9 @@ type App struct {
 	stagesVisited int64
 
 	running    map[int64]runningTask // started and not yet ended
-	maxRunning int
-	driverTask bool // some task ran on executor "driver"
+	maxRunning int                   // most tasks running at once, in event order
+	busy       localBusy             // the driver's tasks' busy spans, for local[*]
+	driverTask bool                  // some task ran on executor "driver"
 
 	timeline   timeline
 	unplaced   int64 // task ends without a usable launch/finish
@@ -293,7 +294,7 @@ func (a *App) availableCoresNow() int {
 	for _, i := range a.openLife {
 		n += a.lifetimes[i].cores
 	}
-	if c, _, ok := a.localDriver(); ok {
+	if c, _, ok := a.localDriverSoFar(false); ok {
 		n += c
 	}
 	return n
@@ -301,8 +302,13 @@ func (a *App) availableCoresNow() int {
 
 // localDriver tells whether the driver runs the tasks itself (local mode
 // without an ExecutorAdded for it) and with how many cores: N from
-// local[N], else the most tasks seen running at once (estimated).
-func (a *App) localDriver() (cores int, estimated, ok bool) {
+// local[N], else estimated from the tasks' busy spans (localBusy).
+func (a *App) localDriver() (cores int, estimated, ok bool) { return a.localDriverSoFar(true) }
+
+// localDriverSoFar is localDriver with, for all false, the estimate from
+// the busy spans swept so far (the event-order count before any): cheap
+// enough for what is counted at every event.
+func (a *App) localDriverSoFar(all bool) (cores int, estimated, ok bool) {
 	if a.driverAdd {
 		return 0, false, false
 	}
@@ -312,6 +318,9 @@ func (a *App) localDriver() (cores int, estimated, ok bool) {
 	}
 	if c > 0 {
 		return c, false, true
+	}
+	if n, ok := a.busy.cores(all); ok {
+		return n, true, true
 	}
 	return a.maxRunning, true, true
 }

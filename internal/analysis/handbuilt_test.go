@@ -3,6 +3,7 @@ package analysis
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -199,14 +200,14 @@ func TestStageBorders(t *testing.T) {
 }
 
 // Local mode: the driver counts with N cores from local[N] over the
-// application's life, or with the most concurrent tasks for local[*].
+// application's life, or for local[*] with the most tasks busy at once.
 func TestLocalMode(t *testing.T) {
 	build := func(master string) []string {
 		b := (&logb{}).blockManager(0, "driver").appStart(0, master).
 			jobStart(0, 0, [3]int{0, 0, 3}).stageSubmitted(0, 0, 3, 0).
-			tasks(tk{stage: 0, id: 0, exec: "driver", launch: 1000, finish: 4000, cpuNs: 3e9},
-				tk{stage: 0, id: 1, exec: "driver", launch: 1000, finish: 4000, cpuNs: 3e9},
-				tk{stage: 0, id: 2, exec: "driver", launch: 2000, finish: 4000, cpuNs: 2e9}).
+			tasks(tk{stage: 0, id: 0, exec: "driver", launch: 1000, finish: 4000, cpuNs: 3e9, runMs: 3000},
+				tk{stage: 0, id: 1, exec: "driver", launch: 1000, finish: 4000, cpuNs: 3e9, runMs: 3000},
+				tk{stage: 0, id: 2, exec: "driver", launch: 2000, finish: 4000, cpuNs: 2e9, runMs: 2000}).
 			appEnd(10000)
 		return b.lines
 	}
@@ -231,6 +232,37 @@ func TestLocalMode(t *testing.T) {
 	cfg.CPUs = 16
 	r = analyzeLines(t, build("local[*]"), cfg)
 	approx(t, "available --cpus 16", r.Intervals[0].AvailableCoreSeconds, 160)
+}
+
+// On two cores, the local backend launches task 2 on the core task 0 frees
+// at 2000 (its deserialisation, run and result serialisation took 1000 ms),
+// before the driver has handled task 0's result (Finish Time 2005): in
+// event order three tasks run at once, but never more than two were busy.
+// A log without task metrics keeps the event-order count.
+func TestLocalModeCoresFromBusyTime(t *testing.T) {
+	build := func(noMetrics bool) []string {
+		return (&logb{}).blockManager(0, "driver").appStart(0, "local[*]").
+			jobStart(0, 0, [3]int{0, 0, 3}).stageSubmitted(0, 0, 3, 0).
+			tasks(tk{stage: 0, id: 0, exec: "driver", launch: 1000, finish: 2005, runMs: 990, resSerMs: 10, noMetrics: noMetrics},
+				tk{stage: 0, id: 1, exec: "driver", launch: 1000, finish: 4000, runMs: 3000, noMetrics: noMetrics},
+				tk{stage: 0, id: 2, exec: "driver", launch: 2000, finish: 3005, runMs: 1000, noMetrics: noMetrics}).
+			appEnd(10000).lines
+	}
+	lines := build(false)
+	if i, j := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, `TaskStart"`) && strings.Contains(l, `"Task ID":2,`) }),
+		slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, `TaskEnd"`) && strings.Contains(l, `"Task ID":0,`) }); i < 0 || j < i {
+		t.Fatalf("task 2's start (line %d) must come before task 0's end (line %d)", i, j)
+	}
+	r := analyzeLines(t, lines, DefaultConfig())
+	if r.LocalCores != 2 || !r.CoresEstimated {
+		t.Errorf("local[*]: cores %d estimated %v, want 2 estimated", r.LocalCores, r.CoresEstimated)
+	}
+	approx(t, "available", r.Intervals[0].AvailableCoreSeconds, 20)
+
+	r = analyzeLines(t, build(true), DefaultConfig())
+	if r.LocalCores != 3 || !r.CoresEstimated {
+		t.Errorf("local[*] without task metrics: cores %d estimated %v, want 3 estimated", r.LocalCores, r.CoresEstimated)
+	}
 }
 
 // Logs before Spark 2.1 have no Executor CPU Time: no efficiency, and no

@@ -25,7 +25,7 @@ type Report struct {
 	IntervalMode   string `json:"intervalMode"`
 	Master         string `json:"master,omitempty"`
 	LocalCores     int    `json:"localCores,omitempty"`     // cores counted for the driver in local mode
-	CoresEstimated bool   `json:"coresEstimated,omitempty"` // local[*]: cores = most tasks seen running at once
+	CoresEstimated bool   `json:"coresEstimated,omitempty"` // local[*]: cores = most tasks busy at once (localBusy)
 	// CPUTimeAvailable is false for logs without Executor CPU Time (before
 	// Spark 2.1): cpuSeconds and efficiency are then 0, not measured.
 	CPUTimeAvailable bool       `json:"cpuTimeAvailable"`

@@ -197,6 +197,9 @@ func (a *App) taskStart(e *sparklog.TaskStart) {
 	a.maxRunning = max(a.maxRunning, len(a.running))
 	if t.ExecutorID == "driver" {
 		a.driverTask = true
+		if !a.driverAdd && t.LaunchTime > 0 && a.plausible(t.LaunchTime) {
+			a.busy.started(t.TaskID, t.LaunchTime)
+		}
 	}
 	if st := a.stages[k]; st != nil && st.live && st.known {
 		st.active++
@@ -229,6 +232,9 @@ func (a *App) taskEnd(e *sparklog.TaskEnd, placeable bool) {
 	delete(a.running, t.TaskID)
 	if t.ExecutorID == "driver" {
 		a.driverTask = true
+		if !a.driverAdd && e.Reason.Reason != "Resubmitted" {
+			a.busyEnded(e, placeable)
+		}
 	}
 	// A Resubmitted end repeats a task that already ended, without a new
 	// TaskStart; any other end needs its start to be taken off the active
@@ -290,6 +296,27 @@ func (a *App) taskEnd(e *sparklog.TaskEnd, placeable bool) {
 			a.unplaced++
 		}
 	}
+}
+
+// busyEnded folds a driver task's end into the local[*] core estimate: busy
+// from its launch for its deserialisation, run and result serialisation,
+// never past its finish; without metrics until its finish.
+func (a *App) busyEnded(e *sparklog.TaskEnd, placeable bool) {
+	t := &e.Task
+	end, measured := t.LaunchTime, e.Metrics != nil
+	switch {
+	case !placeable || t.LaunchTime <= 0:
+	case measured:
+		m := e.Metrics
+		end += max(m.ExecutorDeserializeTime, 0) + max(m.ExecutorRunTime, 0) + max(m.ResultSerializationTime, 0)
+		if t.FinishTime >= t.LaunchTime {
+			end = min(end, t.FinishTime)
+		}
+		end = min(end, t.LaunchTime+maxTaskSpanMs)
+	case t.FinishTime > t.LaunchTime && t.FinishTime-t.LaunchTime <= maxTaskSpanMs:
+		end = t.FinishTime
+	}
+	a.busy.ended(t.TaskID, t.LaunchTime, end, measured)
 }
 
 func (a *App) stageTaskEnd(st *stage, e *sparklog.TaskEnd, duration int64, completed, failed, killed int, wasRunning, withMetrics bool) {

@@ -53,7 +53,7 @@ func WriteText(w io.Writer, r Report) error {
 		fmt.Fprintln(bw, "(this log has no Executor CPU Time: efficiency cannot be measured; the chart shows busy task time instead)")
 	}
 	if r.CoresEstimated {
-		fmt.Fprintf(bw, "(local[*]: %d cores estimated from the most tasks running at once)\n", r.LocalCores)
+		fmt.Fprintf(bw, "(local[*]: %d cores estimated from the most tasks busy at once)\n", r.LocalCores)
 	}
 	writeChart(bw, r)
 	writeWorstStages(bw, r)

@@ -33,10 +33,10 @@ type deeper struct {
 	// scheduler, not for other stages' tasks.
 	freeMs, freeAt int64
 	// slots caches the task slots of the executors alive, recounted after
-	// an executor event or a new most-tasks-at-once (local[*]).
-	slots               int
-	slotsStale          bool
-	slotsForMostRunning int
+	// an executor event or a new core estimate (local[*]).
+	slots         int
+	slotsStale    bool
+	slotsForLocal int
 	// freeSince is when each slot free now became free, oldest first, at
 	// most the slots alive less the tasks running (fewer when some free
 	// slot's start is not known: then it counts as free for longest).
@@ -195,9 +195,9 @@ func (a *App) noteFreeSlots(t int64) {
 	if t <= 0 || !a.plausible(t) {
 		return
 	}
-	if d.slotsStale || d.slotsForMostRunning != a.maxRunning {
+	if local, _, _ := a.localDriverSoFar(false); d.slotsStale || d.slotsForLocal != local {
 		d.slots = a.availableCoresNow() / max(a.cpusPerTask, 1)
-		d.slotsStale, d.slotsForMostRunning = false, a.maxRunning
+		d.slotsStale, d.slotsForLocal = false, local
 	}
 	// No task running counts as free even with no slot known yet (local[*]
 	// before its first task, executors still starting).
