@@ -59,30 +59,41 @@ func newAnalyzeCommand(cmd *kingpin.CmdClause) *analyzeCommand {
 const maxStderrProblems = 20
 
 func (c *analyzeCommand) run(ctx context.Context) error {
-	var encode func(appdoc.Doc) ([]byte, error)
-	if *c.json {
-		encode = encodeElement
+	if !*c.json {
+		docs, status, err := c.readAll(ctx, "analyze", nil)
+		if err != nil {
+			return err
+		}
+		if err := c.print(docs); err != nil {
+			return err
+		}
+		return status
 	}
-	docs, encoded, status, err := c.readAll(ctx, "analyze", encode)
+	out := jsonArrayWriter{w: bufio.NewWriterSize(c.out, 1<<16)}
+	_, status, err := c.readAll(ctx, "analyze", &docSink{encode: encodeElement, emit: out.add})
 	if err != nil {
 		return err
 	}
-	if *c.json {
-		err = writeJSONArray(c.out, encoded)
-	} else {
-		err = c.print(docs)
-	}
-	if err != nil {
+	if err := out.close(); err != nil {
 		return err
 	}
 	return status
 }
 
+// docSink takes each document as it is read instead of readAll keeping
+// them all: encode runs on the worker that read the document, emit gets the
+// encodings in the order of the inputs.
+type docSink struct {
+	encode func(appdoc.Doc) ([]byte, error)
+	emit   func([]byte) error
+}
+
 // The JSON output is one array of every application's document. Encoding
 // it is a large part of the work for many small logs, so each document is
 // encoded by the worker that read it (encodeElement, indented as an element
-// of the array), and the array is then put together in order: the bytes
-// are those of encoding the whole array with an indent of two spaces.
+// of the array) and written as soon as the documents before it are: the
+// bytes are those of encoding the whole array with an indent of two spaces,
+// and no document is held longer than that.
 func encodeElement(doc appdoc.Doc) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -93,37 +104,44 @@ func encodeElement(doc appdoc.Doc) ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-// writeJSONArray writes the documents encoded by encodeElement as one array.
-func writeJSONArray(w io.Writer, docs [][]byte) error {
-	if len(docs) == 0 {
-		_, err := io.WriteString(w, "[]\n")
-		return err
+// jsonArrayWriter writes the elements encodeElement made as one array.
+type jsonArrayWriter struct {
+	w *bufio.Writer
+	n int
+}
+
+func (a *jsonArrayWriter) add(elem []byte) error {
+	sep := ",\n  "
+	if a.n == 0 {
+		sep = "[\n  "
 	}
-	bw := bufio.NewWriterSize(w, 1<<16)
-	bw.WriteString("[\n  ")
-	for i, d := range docs {
-		if i > 0 {
-			bw.WriteString(",\n  ")
-		}
-		bw.Write(d)
+	a.n++
+	a.w.WriteString(sep)
+	_, err := a.w.Write(elem)
+	return err
+}
+
+func (a *jsonArrayWriter) close() error {
+	if a.n == 0 {
+		a.w.WriteString("[]\n")
+	} else {
+		a.w.WriteString("\n]\n")
 	}
-	bw.WriteString("\n]\n")
-	return bw.Flush()
+	return a.w.Flush()
 }
 
 // readAll reads every input into its documents, telling stderr what went
 // wrong on the way. err is a usage error found before anything was read;
 // status is what the command returns once it has written its output (nil,
 // or the exit status for nothing read, problems met, or an interruption).
-// report shares it, so both commands read and fail alike. encode, when
-// set, runs on the worker that read each document; encoded holds its
-// results in the order of docs.
-func (c *analyzeCommand) readAll(ctx context.Context, command string, encode func(appdoc.Doc) ([]byte, error)) (docs []appdoc.Doc, encoded [][]byte, status, err error) {
+// report shares it, so both commands read and fail alike. With a sink,
+// the documents go to it and docs stays empty.
+func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *docSink) (docs []appdoc.Doc, status, err error) {
 	cfg := c.cfg
 	cfg.CPUs = *c.cpus
 	energy, err := eventlog.ResolveEnergyModel(cfg.Energy, c.nodePower)
 	if err != nil {
-		return nil, nil, nil, usageErrorf("%v", err)
+		return nil, nil, usageErrorf("%v", err)
 	}
 	cfg.Energy = energy
 	if *c.interval == "stages" {
@@ -131,13 +149,13 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, encode fun
 	} else {
 		d, err := time.ParseDuration(*c.interval)
 		if err != nil || d < time.Millisecond {
-			return nil, nil, nil, usageErrorf("--interval=%q: want a duration of at least 1ms (e.g. 10s) or \"stages\"", *c.interval)
+			return nil, nil, usageErrorf("--interval=%q: want a duration of at least 1ms (e.g. 10s) or \"stages\"", *c.interval)
 		}
 		cfg.Interval = d
 	}
 	parallel, err := c.workers()
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	// An unsupported location is a usage error, found before anything is
 	// read rather than after minutes spent on the other inputs.
@@ -145,7 +163,7 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, encode fun
 	for i, p := range *c.paths {
 		local, err := sparklog.ResolveLocation(p)
 		if err != nil {
-			return nil, nil, nil, &statusError{status: exitUsage, err: err}
+			return nil, nil, &statusError{status: exitUsage, err: err}
 		}
 		paths[i] = local
 	}
@@ -183,7 +201,8 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, encode fun
 	}
 	bar := newProgressBar(c.errOut, logs)
 	var problems int64
-	var interrupted error
+	var interrupted, writeErr error
+	apps := 0 // documents read, kept or given to the sink
 	read := func(i int) result {
 		if ctx.Err() != nil {
 			return result{interrupted: true}
@@ -193,8 +212,10 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, encode fun
 			bar.finish(i, logs[i])
 		}
 		r := result{doc: doc, err: err, interrupted: ctx.Err() != nil}
-		if err == nil && encode != nil && len(doc.Events) > 0 {
-			r.json, r.err = encode(doc)
+		if err == nil && sink != nil && len(doc.Events) > 0 {
+			r.json, r.err = sink.encode(doc)
+			// Only what the reporting of problems needs waits for its turn.
+			r.doc = appdoc.Doc{Log: doc.Log, Events: doc.Events, Problems: doc.Problems, ProblemsOmitted: doc.ProblemsOmitted}
 		}
 		return r
 	}
@@ -202,7 +223,7 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, encode fun
 		l, doc := logs[i], r.doc
 		switch {
 		case r.interrupted:
-			interrupted = fmt.Errorf("interrupted while reading %s; %d application(s) read before are written", l.Path, len(docs))
+			interrupted = fmt.Errorf("interrupted while reading %s; %d application(s) read before are written", l.Path, apps)
 			return false
 		case r.err != nil:
 			bar.clear()
@@ -219,26 +240,35 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, encode fun
 			bar.clear()
 			c.reportProblems(command, doc, n)
 		}
-		docs = append(docs, doc)
-		if encode != nil {
-			encoded = append(encoded, r.json)
+		if sink != nil {
+			if err := sink.emit(r.json); err != nil {
+				writeErr = err
+				return false
+			}
+		} else {
+			docs = append(docs, doc)
 		}
+		apps++
 		return true
 	}
-	// Every document is kept for the output anyway, so workers may run as
-	// far ahead as they like: a big log does not hold up the small ones.
+	// Workers may run as far ahead as they like, so a big log does not hold
+	// up the small ones: what waits for its turn is a document (kept for
+	// the output anyway) or, with a sink, its encoding.
 	inorder.Each(len(logs), parallel, len(logs), read, use)
 	bar.done()
+	if writeErr != nil {
+		return nil, nil, writeErr
+	}
 
 	switch {
 	case interrupted != nil:
 		status = &statusError{status: exitInterrupted, err: interrupted}
-	case len(docs) == 0:
+	case apps == 0:
 		status = &statusError{status: exitNothingRead, err: fmt.Errorf("no event log could be read from %s", strings.Join(*c.paths, ", "))}
 	case len(failed) > 0 || problems > 0:
-		status = &statusError{status: exitPartial, err: fmt.Errorf("read with problems: %d application(s) read, %d problem(s) in them, %d input(s) unreadable", len(docs), problems, len(failed))}
+		status = &statusError{status: exitPartial, err: fmt.Errorf("read with problems: %d application(s) read, %d problem(s) in them, %d input(s) unreadable", apps, problems, len(failed))}
 	}
-	return docs, encoded, status, nil
+	return docs, status, nil
 }
 
 // workers is --parallel resolved: how many logs are read at once.
@@ -290,7 +320,7 @@ func noLogReason(dir string) string {
 	return "no event log in this directory: Spark's log directories hold log files, zips and eventlog_v2_* directories at their top level, and other sub-directories are not searched"
 }
 
-// print writes the text output (the JSON one is writeJSONArray's).
+// print writes the text output (the JSON one is jsonArrayWriter's).
 func (c *analyzeCommand) print(docs []appdoc.Doc) error {
 	for i, d := range docs {
 		if i > 0 {

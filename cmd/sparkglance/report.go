@@ -34,7 +34,7 @@ func newReportCommand(cmd *kingpin.CmdClause) *reportCommand {
 }
 
 func (c *reportCommand) run(ctx context.Context) error {
-	docs, _, status, err := c.analyze.readAll(ctx, "report", nil)
+	docs, status, err := c.analyze.readAll(ctx, "report", nil)
 	if err != nil {
 		return err
 	}
