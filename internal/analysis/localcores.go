@@ -38,13 +38,13 @@ type localBusy struct {
 	// at is the sweep's position: every span starting before it has been
 	// swept (a span arriving later with an earlier start is counted from at).
 	at      int64
-	open    pairHeap // ends of the swept spans still open at the position
-	held    int      // running tasks a forced sweep counted busy since their launch
-	pending pairHeap // ended tasks' spans not swept yet: start, end
+	open    minHeap[int64] // ends of the swept spans still open at the position
+	held    int            // running tasks a forced sweep counted busy since their launch
+	pending minHeap[int64] // ended tasks' spans not swept yet: start, end
 
 	running    map[int64]int64 // task id → launch, started and not ended
 	forced     map[int64]bool  // running tasks counted in held
-	launches   pairHeap        // running tasks' launches: launch, task id (entries of ended tasks are skipped)
+	launches   minHeap[int64]  // running tasks' launches: launch, task id (entries of ended tasks are skipped)
 	lastLaunch int64
 }
 
@@ -101,8 +101,8 @@ func (b *localBusy) sweep(force bool) {
 	to := b.lastLaunch
 	for len(b.launches) > 0 {
 		top := b.launches[0]
-		if l, ok := b.running[top.v]; ok && l == top.k && !b.forced[top.v] {
-			to = min(to, top.k)
+		if l, ok := b.running[top.val]; ok && l == top.key && !b.forced[top.val] {
+			to = min(to, top.key)
 			break
 		}
 		b.launches.pop()
@@ -110,7 +110,7 @@ func (b *localBusy) sweep(force bool) {
 	if force {
 		starts := make([]int64, len(b.pending))
 		for i, p := range b.pending {
-			starts[i] = p.k
+			starts[i] = p.key
 		}
 		slices.Sort(starts)
 		to = min(b.lastLaunch, max(to, starts[len(starts)/2]))
@@ -121,9 +121,9 @@ func (b *localBusy) sweep(force bool) {
 			}
 		}
 	}
-	for len(b.pending) > 0 && b.pending[0].k <= to {
+	for len(b.pending) > 0 && b.pending[0].key <= to {
 		p := b.pending.pop()
-		b.peak = max(b.peak, b.open.add(p, &b.held))
+		b.peak = max(b.peak, addSpan(&b.open, p, &b.held))
 	}
 	b.at = max(b.at, to)
 }
@@ -142,67 +142,29 @@ func (b *localBusy) cores(all bool) (n int, ok bool) {
 	if len(b.pending) > 0 {
 		open, held := slices.Clone(b.open), b.held
 		pending := slices.Clone(b.pending)
-		slices.SortFunc(pending, func(x, y pair) int { return cmp.Compare(x.k, y.k) })
+		slices.SortFunc(pending, func(x, y pair) int { return cmp.Compare(x.key, y.key) })
 		for _, p := range pending {
-			peak = max(peak, open.add(p, &held))
+			peak = max(peak, addSpan(&open, p, &held))
 		}
 	}
 	return max(peak, 1), true
 }
 
-// add sweeps the span p (start k, end v) into h, the ends of the spans
-// open before its start, and returns the spans covering its start: ends at
-// its start leave first. held counts the running tasks taken for busy.
-func (h *pairHeap) add(p pair, held *int) int {
-	for len(*h) > 0 && (*h)[0].k <= p.k {
+// addSpan sweeps the span p (start key, end val) into h, the ends of the
+// spans open before its start, and returns the spans covering its start:
+// ends at its start leave first. held counts the running tasks taken for
+// busy.
+func addSpan(h *minHeap[int64], p pair, held *int) int {
+	for len(*h) > 0 && (*h)[0].key <= p.key {
 		h.pop()
 	}
-	if p.v == openEnd {
+	if p.val == openEnd {
 		*held++
 	} else {
-		h.push(pair{p.v, 0})
+		h.push(pair{p.val, 0})
 	}
 	return len(*h) + *held
 }
 
-// pair is a key with a value; pairHeap is a min-heap of pairs by key.
-type pair struct{ k, v int64 }
-
-type pairHeap []pair
-
-func (h *pairHeap) push(p pair) {
-	*h = append(*h, p)
-	q := *h
-	for i := len(q) - 1; i > 0; {
-		up := (i - 1) / 2
-		if q[up].k <= q[i].k {
-			break
-		}
-		q[up], q[i] = q[i], q[up]
-		i = up
-	}
-}
-
-func (h *pairHeap) pop() pair {
-	q := *h
-	top := q[0]
-	n := len(q) - 1
-	q[0] = q[n]
-	q = q[:n]
-	for i := 0; ; {
-		l, small := 2*i+1, i
-		if l < n && q[l].k < q[small].k {
-			small = l
-		}
-		if r := l + 1; r < n && q[r].k < q[small].k {
-			small = r
-		}
-		if small == i {
-			break
-		}
-		q[i], q[small] = q[small], q[i]
-		i = small
-	}
-	*h = q
-	return top
-}
+// pair is a time with a value (an end, a task id).
+type pair = keyed[int64]

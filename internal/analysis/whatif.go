@@ -505,52 +505,13 @@ const (
 	evSlots           // the executors alive changed: node is the timeline step
 )
 
-type wiEvent struct {
-	t    int64
+// wiEvent is a simulation event at its time (the key): what happens, to
+// which stage attempt (or timeline step).
+type wiEvent = keyed[wiTarget]
+
+type wiTarget struct {
 	kind uint8
 	node int32
-}
-
-// wiEvents is a min-heap of events by time, written out rather than
-// through container/heap: the replay pushes and pops two events per task
-// for every executor count it tries.
-type wiEvents []wiEvent
-
-func (h *wiEvents) push(e wiEvent) {
-	*h = append(*h, e)
-	q := *h
-	for i := len(q) - 1; i > 0; {
-		p := (i - 1) / 2
-		if q[p].t <= q[i].t {
-			break
-		}
-		q[p], q[i] = q[i], q[p]
-		i = p
-	}
-}
-
-func (h *wiEvents) pop() wiEvent {
-	q := *h
-	top := q[0]
-	n := len(q) - 1
-	q[0] = q[n]
-	q = q[:n]
-	for i := 0; ; {
-		l, small := 2*i+1, i
-		if l < n && q[l].t < q[small].t {
-			small = l
-		}
-		if r := l + 1; r < n && q[r].t < q[small].t {
-			small = r
-		}
-		if small == i {
-			break
-		}
-		q[i], q[small] = q[small], q[i]
-		i = small
-	}
-	*h = q
-	return top
 }
 
 // wiReady is the stage attempts with tasks left to launch, by Spark's FIFO
@@ -590,7 +551,7 @@ func (g *wiGraph) simulate(slots []wiStep, start int64) (end int64, waitedFor []
 	next := make([]int32, n)
 	simEnd := make([]int64, n)
 	waitedFor = make([]int32, n)
-	events := make(wiEvents, 0, 64)
+	events := make(minHeap[wiTarget], 0, 64)
 	ready := &wiReady{g: g}
 	readyAt := func(i int32) {
 		nd := &g.nodes[i]
@@ -601,13 +562,13 @@ func (g *wiGraph) simulate(slots []wiStep, start int64) (end int64, waitedFor []
 			}
 		}
 		waitedFor[i] = last
-		events.push(wiEvent{t + nd.lag + nd.head, evReady, i})
+		events.push(wiEvent{t + nd.lag + nd.head, wiTarget{evReady, i}})
 	}
 	for i, s := range slots {
 		if s.t <= start {
 			capacity = s.slots
 		} else {
-			events.push(wiEvent{s.t, evSlots, int32(i)})
+			events.push(wiEvent{s.t, wiTarget{evSlots, int32(i)}})
 		}
 	}
 	for i := range g.nodes {
@@ -619,31 +580,31 @@ func (g *wiGraph) simulate(slots []wiStep, start int64) (end int64, waitedFor []
 	end = start
 	last := int32(-1)
 	for len(events) > 0 {
-		t := events[0].t
-		for len(events) > 0 && events[0].t == t {
+		t := events[0].key
+		for len(events) > 0 && events[0].key == t {
 			ev := events.pop()
-			if ev.kind == evSlots {
-				capacity = slots[ev.node].slots
+			if ev.val.kind == evSlots {
+				capacity = slots[ev.val.node].slots
 				continue
 			}
-			nd := &g.nodes[ev.node]
-			switch ev.kind {
+			nd := &g.nodes[ev.val.node]
+			switch ev.val.kind {
 			case evReady:
 				if len(nd.buckets) == 0 {
-					events.push(wiEvent{t + nd.tail, evDone, ev.node})
+					events.push(wiEvent{t + nd.tail, wiTarget{evDone, ev.val.node}})
 					continue
 				}
-				left[ev.node] = int32(len(nd.buckets))
-				heap.Push(ready, ev.node)
+				left[ev.val.node] = int32(len(nd.buckets))
+				heap.Push(ready, ev.val.node)
 			case evTaskDone:
 				running--
-				if left[ev.node]--; left[ev.node] == 0 {
-					events.push(wiEvent{t + nd.tail, evDone, ev.node})
+				if left[ev.val.node]--; left[ev.val.node] == 0 {
+					events.push(wiEvent{t + nd.tail, wiTarget{evDone, ev.val.node}})
 				}
 			case evDone:
-				simEnd[ev.node] = t
+				simEnd[ev.val.node] = t
 				if t >= end {
-					end, last = t, ev.node
+					end, last = t, ev.val.node
 				}
 				for _, s := range nd.succs {
 					if pending[s]--; pending[s] == 0 {
@@ -657,7 +618,7 @@ func (g *wiGraph) simulate(slots []wiStep, start int64) (end int64, waitedFor []
 		for running < capacity && ready.Len() > 0 {
 			i := ready.nodes[0]
 			nd := &g.nodes[i]
-			events.push(wiEvent{t + int64(nd.buckets[next[i]]), evTaskDone, i})
+			events.push(wiEvent{t + int64(nd.buckets[next[i]]), wiTarget{evTaskDone, i}})
 			running++
 			if next[i]++; int(next[i]) == len(nd.buckets) {
 				heap.Pop(ready)
