@@ -148,15 +148,7 @@ func (d *Decoder) accName(b []byte, p int, id int64) (string, int, bool) {
 // leading zero, at most 18 of them so it cannot overflow) followed by
 // neither a fraction nor an exponent.
 func plainInt(b []byte, p int) (int64, int, bool) {
-	neg := p < len(b) && b[p] == '-'
-	if neg {
-		p++
-	}
-	start := p
-	var u int64
-	for ; p < len(b) && b[p]-'0' < 10; p++ {
-		u = u*10 + int64(b[p]-'0')
-	}
+	v, start, p := signedDigits(b, p)
 	n := p - start
 	if n == 0 || n > 18 || (n > 1 && b[start] == '0') {
 		return 0, 0, false
@@ -164,10 +156,25 @@ func plainInt(b []byte, p int) (int64, int, bool) {
 	if p < len(b) && (b[p] == '.' || b[p] == 'e' || b[p] == 'E') {
 		return 0, 0, false
 	}
+	return v, p, true
+}
+
+// signedDigits reads an optional minus and a run of decimal digits at p:
+// their value (exact for up to 18 digits), where the digits start and
+// where they end.
+func signedDigits(b []byte, p int) (v int64, start, end int) {
+	neg := p < len(b) && b[p] == '-'
 	if neg {
-		u = -u
+		p++
 	}
-	return u, p, true
+	start = p
+	for ; p < len(b) && b[p]-'0' < 10; p++ {
+		v = v*10 + int64(b[p]-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, start, p
 }
 
 // flexIntAt reads an accumulable value at p: a plain integer, or a string
@@ -199,22 +206,11 @@ type decimal struct {
 // quotedDecimal reads "<digits>" from just after the opening quote: an
 // optional minus and 1 to 18 digits (parseDecimal takes leading zeros).
 func quotedDecimal(b []byte, p int) (decimal, bool) {
-	neg := p < len(b) && b[p] == '-'
-	if neg {
-		p++
-	}
-	start := p
-	var u int64
-	for ; p < len(b) && b[p]-'0' < 10; p++ {
-		u = u*10 + int64(b[p]-'0')
-	}
+	v, start, p := signedDigits(b, p)
 	if n := p - start; n == 0 || n > 18 || p >= len(b) || b[p] != '"' {
 		return decimal{}, false
 	}
-	if neg {
-		u = -u
-	}
-	return decimal{u, p + 1}, true
+	return decimal{v, p + 1}, true
 }
 
 func boolAt(b []byte, p int) (bool, int, bool) {
