@@ -183,12 +183,17 @@ func (b *gcsBucket) ErrorCode(err error) gcerrors.ErrorCode {
 }
 
 // As exposes the JSON API client, as **storagev1.Service.
-func (b *gcsBucket) As(i any) bool {
-	p, ok := i.(**storagev1.Service)
-	if ok {
-		*p = b.svc
+func (b *gcsBucket) As(i any) bool { return asPointer(b.svc)(i) }
+
+// asPointer is the As function that gives v to a target of type **T.
+func asPointer[T any](v *T) func(any) bool {
+	return func(i any) bool {
+		p, ok := i.(**T)
+		if ok {
+			*p = v
+		}
+		return ok
 	}
-	return ok
 }
 
 // ErrorAs exposes the JSON API's error, as **googleapi.Error.
@@ -279,14 +284,7 @@ func (b *gcsBucket) ListPaged(ctx context.Context, opts *driver.ListOptions) (*d
 		call.PageToken(string(opts.PageToken))
 	}
 	if opts.BeforeList != nil {
-		asCall := func(i any) bool {
-			p, ok := i.(**storagev1.ObjectsListCall)
-			if ok {
-				*p = call
-			}
-			return ok
-		}
-		if err := opts.BeforeList(asCall); err != nil {
+		if err := opts.BeforeList(asPointer(call)); err != nil {
 			return nil, err
 		}
 	}
@@ -346,14 +344,7 @@ func (b *gcsBucket) NewRangeReader(ctx context.Context, key string, offset, leng
 		call.Header().Set("Range", fmt.Sprintf("bytes=%d-", offset))
 	}
 	if opts.BeforeRead != nil {
-		asCall := func(i any) bool {
-			p, ok := i.(**storagev1.ObjectsGetCall)
-			if ok {
-				*p = call
-			}
-			return ok
-		}
-		if err := opts.BeforeRead(asCall); err != nil {
+		if err := opts.BeforeRead(asPointer(call)); err != nil {
 			return nil, err
 		}
 	}
