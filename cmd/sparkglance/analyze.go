@@ -241,6 +241,7 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *docS
 			c.reportProblems(command, doc, n)
 		}
 		if sink != nil {
+			bar.clear() // stdout may be the terminal the bar is drawn on
 			if err := sink.emit(r.json); err != nil {
 				writeErr = err
 				return false
