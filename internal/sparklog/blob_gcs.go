@@ -50,20 +50,28 @@ const gcsFirstBackoff = 250 * time.Millisecond
 // objects with every field would be ~20 times the bytes to fetch and parse.
 const gcsListFields = "items(name,size,updated,md5Hash,etag,generation),prefixes,nextPageToken"
 
-// gcsEndpoint, when set, replaces the JSON API's base URL for buckets
-// opened with credentials (an emulator's come without): tests point it at
-// a local server to see the authenticated requests.
-var gcsEndpoint string
-
 // errGCSReadOnly answers every write: sparkglance only reads event logs.
 var errGCSReadOnly = errors.New("not implemented: sparkglance's GCS driver is read-only (list, stat and read)")
 
 // openGCS opens bucket u.Host with Application Default Credentials and the
 // read-only scope, or with none when STORAGE_EMULATOR_HOST points at an
 // emulator. Every request goes through client (counted, with its timeouts).
+// The one option, ?endpoint=https://host, sends the signed-in requests to
+// another address of the JSON API (a Private Service Connect endpoint, a
+// proxy), as s3://…?endpoint= does for S3.
 func openGCS(ctx context.Context, u *url.URL, client *http.Client) (*blob.Bucket, error) {
-	if len(u.Query()) > 0 {
-		return nil, fmt.Errorf("gs:// takes no query options here (got %q); credentials come from Application Default Credentials", u.RawQuery)
+	q := u.Query()
+	endpoint := q.Get("endpoint")
+	q.Del("endpoint")
+	if len(q) > 0 {
+		return nil, fmt.Errorf("gs:// takes only the endpoint option (got %q); credentials come from Application Default Credentials", u.RawQuery)
+	}
+	if endpoint != "" {
+		e, err := url.Parse(endpoint)
+		if err != nil || (e.Scheme != "https" && e.Scheme != "http") || e.Host == "" {
+			return nil, fmt.Errorf("gs://%s: endpoint=%q: want an http(s)://host[:port] address", u.Host, endpoint)
+		}
+		endpoint = strings.TrimSuffix(endpoint, "/") + "/storage/v1/"
 	}
 	opts := []option.ClientOption{option.WithHTTPClient(client)}
 	if host := os.Getenv("STORAGE_EMULATOR_HOST"); host != "" {
@@ -82,8 +90,8 @@ func openGCS(ctx context.Context, u *url.URL, client *http.Client) (*blob.Bucket
 			return nil, fmt.Errorf("gs://%s: no Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS, gcloud auth application-default login, workload identity or the metadata server): %w", u.Host, err)
 		}
 		opts[0] = option.WithHTTPClient(&http.Client{Transport: &oauth2.Transport{Source: creds.TokenSource, Base: client.Transport}})
-		if gcsEndpoint != "" {
-			opts = append(opts, option.WithEndpoint(gcsEndpoint))
+		if endpoint != "" {
+			opts = append(opts, option.WithEndpoint(endpoint))
 		}
 	}
 	svc, err := storagev1.NewService(ctx, opts...)

@@ -268,6 +268,21 @@ func TestGCSWithoutCredentialsSaysWhere(t *testing.T) {
 	}
 }
 
+// gs:// takes one option, endpoint, and says so when given another or a
+// bad address.
+func TestGCSOptionsRefused(t *testing.T) {
+	for _, c := range []struct{ url, want string }{
+		{"gs://sparkglance-opt?region=eu", "only the endpoint option"},
+		{"gs://sparkglance-opt?endpoint=ftp://proxy", "want an http(s)://host[:port] address"},
+		{"gs://sparkglance-opt?endpoint=localhost", "want an http(s)://host[:port] address"},
+	} {
+		_, err := openObjectBucket(context.Background(), c.url)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error saying %q", c.url, err, c.want)
+		}
+	}
+}
+
 // With credentials, every request carries a bearer token from Application
 // Default Credentials, fetched through the counted client; a token
 // refreshed after the call that opened the bucket has ended still works.
@@ -305,8 +320,6 @@ func TestGCSWithCredentialsSendsBearerTokens(t *testing.T) {
 		proxy.ServeHTTP(w, r)
 	}))
 	t.Cleanup(store.Close)
-	gcsEndpoint = store.URL + "/storage/v1/"
-	t.Cleanup(func() { gcsEndpoint = "" })
 
 	creds := filepath.Join(t.TempDir(), "adc.json")
 	adc := fmt.Sprintf(`{"type":"authorized_user","client_id":"test-client","client_secret":"test-secret","refresh_token":"test-refresh","token_uri":%q}`, tokenServer.URL)
@@ -316,6 +329,11 @@ func TestGCSWithCredentialsSendsBearerTokens(t *testing.T) {
 	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", creds)
 
 	others := requestCount(ObjectOpOther, ObjectResultOK)
+	// The signed-in requests go to the endpoint option's address, given
+	// with the location as a user would.
+	if _, err := ResolveLocation(g.Ref("logs") + "?endpoint=" + url.QueryEscape(store.URL)); err != nil {
+		t.Fatal(err)
+	}
 	ref := g.Ref("logs/app-1")
 	for i := range 2 {
 		if info, err := statObject(ref); err != nil || info.Size() != 3 {
