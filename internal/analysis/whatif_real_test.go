@@ -51,10 +51,8 @@ func factsOf(t *testing.T, path string) (Report, runFacts) {
 		switch e := ev.(type) {
 		case *sparklog.ApplicationStart:
 			f.hasAppStart = true
-		case *sparklog.Other:
-			if strings.HasSuffix(e.Type, "ForStage") {
-				f.stageExclusion = true
-			}
+		case *sparklog.ExecutorExcludedForStage, *sparklog.NodeExcludedForStage:
+			f.stageExclusion = true
 		case *sparklog.ExecutorAdded:
 			if e.ExecutorID != "driver" {
 				points = append(points, sweepPoint{t: e.Timestamp, alive: 1})
