@@ -70,6 +70,7 @@ type runningTask struct {
 // lifetime is one executor incarnation's core availability.
 type lifetime struct {
 	exec     string
+	host     string // where a stage's exclusion of a node applies
 	cores    int
 	from, to int64
 	open     bool

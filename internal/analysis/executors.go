@@ -63,7 +63,7 @@ func (a *App) executorAdded(e *sparklog.ExecutorAdded) {
 		a.lifetimes[i].to, a.lifetimes[i].open = e.Timestamp, false
 	}
 	a.openLife[e.ExecutorID] = len(a.lifetimes)
-	a.lifetimes = append(a.lifetimes, lifetime{exec: e.ExecutorID, cores: cores, from: e.Timestamp, open: true})
+	a.lifetimes = append(a.lifetimes, lifetime{exec: e.ExecutorID, host: e.Host, cores: cores, from: e.Timestamp, open: true})
 }
 
 func (a *App) executorRemoved(e *sparklog.ExecutorRemoved) {

@@ -3,6 +3,7 @@ package analysis
 import (
 	"cmp"
 	"container/heap"
+	"maps"
 	"math"
 	"slices"
 )
@@ -21,7 +22,11 @@ import (
 // alive): for a run whose executors all lived throughout, N fixed
 // executors; for dynamic allocation or lost executors, N/peak × the
 // executors alive at each moment. Tasks running when executors leave
-// finish (their failed attempts are in the durations already).
+// finish (their failed attempts are in the durations already). A stage
+// attempt that excluded executors (or every executor of a host) runs, from
+// each exclusion's time on, at most as many tasks at once as the slots of
+// the executors it still may use, on the same scale; the free slots of
+// the others are not counted as its tasks' launch waits.
 //
 // The replay is a model: it keeps every gap the driver left between a
 // stage and the ones it waited for (its parents, the previous attempt, and
@@ -30,8 +35,8 @@ import (
 // each task the time the slot it took had been free while its stage was
 // launching (locality waits, launch overhead) and, for a retry, the time
 // no executor was alive since its failed attempt (a lost executor's
-// replacement starting). It does not model executors excluded for a
-// stage, or tasks that would run faster or slower on other hardware.
+// replacement starting). It does not model tasks that would run faster
+// or slower on other hardware.
 type WhatIf struct {
 	WallMs     int64 `json:"wallMs"`     // the application's wall time
 	DriverMs   int64 `json:"driverMs"`   // wall time with no stage running: the driver's own time
@@ -107,9 +112,11 @@ type wiCache struct {
 	version int64
 	start   int64
 	g       *wiGraph
-	// alive is the executor timeline the ends were replayed on.
-	alive []wiStep
-	ends  map[int]int64 // executors at the peak → simulated end (epoch ms)
+	// alive is the executor timeline the ends were replayed on, allowed
+	// the executors each stage attempt with exclusions could use.
+	alive   []wiStep
+	allowed map[int32][]wiStep
+	ends    map[int]int64 // executors at the peak → simulated end (epoch ms)
 	// critical is the infinite-executor replay, its WallMs the epoch ms
 	// at which it ends.
 	critical *CriticalPath
@@ -164,15 +171,33 @@ func (a *App) replayWhatIf(r *Report) *WhatIf {
 	w.ExecutorMs = min(g.busyMs(r.Start, r.End), w.WallMs)
 	w.DriverMs = w.WallMs - w.ExecutorMs
 	alive := a.whatIfTimeline(peak, cores, local, g.lastEnd)
-	if !slices.Equal(alive, c.alive) {
-		c.alive, c.ends = alive, map[int]int64{}
+	var allowed map[int32][]wiStep
+	if !local && a.cfg.CPUs <= 0 {
+		for i := range g.nodes {
+			if x := g.nodes[i].excluded; len(x) > 0 {
+				if allowed == nil {
+					allowed = map[int32][]wiStep{}
+				}
+				allowed[int32(i)] = a.executorTimeline(g.lastEnd, x)
+			}
+		}
+	}
+	if !slices.Equal(alive, c.alive) || !maps.EqualFunc(allowed, c.allowed, slices.Equal) {
+		c.alive, c.allowed, c.ends = alive, allowed, map[int]int64{}
 	}
 	// The driver's time after the last stage is kept as it was.
 	tail := max(r.End-g.lastEnd, 0)
 	wall := func(execs int) int64 {
 		end, ok := c.ends[execs]
 		if !ok {
-			end, _ = g.simulate(scaleTimeline(alive, execs, peak), r.Start)
+			var caps map[int32][]wiStep
+			if allowed != nil {
+				caps = make(map[int32][]wiStep, len(allowed))
+				for i, steps := range allowed {
+					caps[i] = scaleTimeline(steps, execs, peak)
+				}
+			}
+			end, _ = g.simulate(scaleTimeline(alive, execs, peak), caps, r.Start)
 			c.ends[execs] = end
 		}
 		return max(end-r.Start, 0) + tail
@@ -184,7 +209,7 @@ func (a *App) replayWhatIf(r *Report) *WhatIf {
 	}
 
 	if c.critical == nil {
-		end, path := g.simulate(nil, r.Start)
+		end, path := g.simulate(nil, nil, r.Start)
 		cp := g.criticalPath(path)
 		cp.WallMs = end // made relative below
 		c.critical = &cp
@@ -278,10 +303,17 @@ type wiStep struct {
 // a slower replay never runs out of them; in local mode or with --cpus,
 // today's peak throughout.
 func (a *App) whatIfTimeline(peak, cores int, local bool, lastEnd int64) []wiStep {
-	cpus := max(a.cpusPerTask, 1)
 	if local || a.cfg.CPUs > 0 {
-		return []wiStep{{math.MinInt64, peak * max(cores/cpus, 1), peak * cores}}
+		return []wiStep{{math.MinInt64, peak * max(cores/max(a.cpusPerTask, 1), 1), peak * cores}}
 	}
+	return a.executorTimeline(lastEnd, nil)
+}
+
+// executorTimeline is whatIfTimeline's steps for executors, less those a
+// stage attempt excluded (directly or by their host), each from the
+// exclusion's time on.
+func (a *App) executorTimeline(lastEnd int64, excluded []wiExclusion) []wiStep {
+	cpus := max(a.cpusPerTask, 1)
 	type change struct {
 		t            int64
 		slots, cores int
@@ -291,10 +323,22 @@ func (a *App) whatIfTimeline(peak, cores int, local bool, lastEnd int64) []wiSte
 		if l.exec == "driver" || l.cores <= 0 {
 			continue
 		}
+		out := int64(math.MaxInt64) // when the stage attempt excluded it
+		for _, x := range excluded {
+			if x.exec == l.exec || (x.host != "" && x.host == l.host) {
+				out = min(out, x.t)
+			}
+		}
+		if out <= l.from {
+			continue
+		}
 		s := max(l.cores/cpus, 1)
 		changes = append(changes, change{l.from, s, l.cores})
-		if !l.open && l.to < lastEnd {
+		switch {
+		case !l.open && l.to < lastEnd && l.to <= out:
 			changes = append(changes, change{max(l.to, l.from), -s, -l.cores})
+		case out < math.MaxInt64:
+			changes = append(changes, change{out, -s, -l.cores})
 		}
 	}
 	slices.SortFunc(changes, func(x, y change) int { return cmp.Compare(x.t, y.t) })
@@ -372,10 +416,13 @@ type wiNode struct {
 	// head is the real time from its submission to its first task's
 	// launch while some slot was free: the scheduler's share of starting
 	// it (waiting for other stages' tasks is the replay's to predict).
-	head    int64
-	preds   []int32
-	succs   []int32
-	buckets []uint32
+	head int64
+	// excluded is the executors and nodes excluded for it (see
+	// executorTimeline).
+	excluded []wiExclusion
+	preds    []int32
+	succs    []int32
+	buckets  []uint32
 }
 
 func (a *App) buildWIGraph(r *Report) *wiGraph {
@@ -410,7 +457,7 @@ func (a *App) buildWIGraph(r *Report) *wiGraph {
 		if s.tasks > 0 && s.launched {
 			head = min(max(s.freeAtLaunch-s.freeAtSubmission, 0), s.firstLaunch-sub)
 		}
-		g.nodes = append(g.nodes, wiNode{key: k, job: s.job, sub: sub, end: end, head: head, tail: tail, buckets: s.buckets})
+		g.nodes = append(g.nodes, wiNode{key: k, job: s.job, sub: sub, end: end, head: head, tail: tail, buckets: s.buckets, excluded: s.excluded})
 		g.lastEnd = max(g.lastEnd, end)
 	}
 	nodes := g.nodes
@@ -539,8 +586,10 @@ func (h *wiReady) Pop() any {
 // stage attempt ends and, per node, the node it waited for last (-1:
 // none), which traces the critical path back from the node that ended
 // last. When the slots shrink below the tasks running, those finish and
-// no new one starts until one is free.
-func (g *wiGraph) simulate(slots []wiStep, start int64) (end int64, waitedFor []int32) {
+// no new one starts until one is free. A stage attempt in caps also runs
+// at most as many tasks at once as its step there (at least one): the
+// slots of the executors it had not excluded.
+func (g *wiGraph) simulate(slots []wiStep, caps map[int32][]wiStep, start int64) (end int64, waitedFor []int32) {
 	n := len(g.nodes)
 	capacity, running := math.MaxInt, 0
 	if slots != nil {
@@ -551,6 +600,11 @@ func (g *wiGraph) simulate(slots []wiStep, start int64) (end int64, waitedFor []
 	next := make([]int32, n)
 	simEnd := make([]int64, n)
 	waitedFor = make([]int32, n)
+	var runs []int32    // tasks running per stage attempt, when some are capped
+	var blocked []int32 // capped stage attempts set aside while launching
+	if len(caps) > 0 {
+		runs = make([]int32, n)
+	}
 	events := make(minHeap[wiTarget], 0, 64)
 	ready := &wiReady{g: g}
 	readyAt := func(i int32) {
@@ -598,6 +652,9 @@ func (g *wiGraph) simulate(slots []wiStep, start int64) (end int64, waitedFor []
 				heap.Push(ready, ev.val.node)
 			case evTaskDone:
 				running--
+				if runs != nil {
+					runs[ev.val.node]--
+				}
 				if left[ev.val.node]--; left[ev.val.node] == 0 {
 					events.push(wiEvent{t + nd.tail, wiTarget{evDone, ev.val.node}})
 				}
@@ -618,12 +675,23 @@ func (g *wiGraph) simulate(slots []wiStep, start int64) (end int64, waitedFor []
 		for running < capacity && ready.Len() > 0 {
 			i := ready.nodes[0]
 			nd := &g.nodes[i]
+			if runs != nil {
+				if c, ok := caps[i]; ok && int(runs[i]) >= max(stepAt(c, t), 1) {
+					blocked = append(blocked, heap.Pop(ready).(int32))
+					continue
+				}
+				runs[i]++
+			}
 			events.push(wiEvent{t + int64(nd.buckets[next[i]]), wiTarget{evTaskDone, i}})
 			running++
 			if next[i]++; int(next[i]) == len(nd.buckets) {
 				heap.Pop(ready)
 			}
 		}
+		for _, i := range blocked {
+			heap.Push(ready, i)
+		}
+		blocked = blocked[:0]
 	}
 	path := []int32{}
 	for i := last; i >= 0; i = waitedFor[i] {
@@ -631,6 +699,20 @@ func (g *wiGraph) simulate(slots []wiStep, start int64) (end int64, waitedFor []
 	}
 	slices.Reverse(path)
 	return end, path
+}
+
+// stepAt is the timeline's slots at t.
+func stepAt(steps []wiStep, t int64) int {
+	i, _ := slices.BinarySearchFunc(steps, t, func(s wiStep, t int64) int {
+		if s.t <= t {
+			return -1
+		}
+		return 1
+	})
+	if i == 0 {
+		return 0
+	}
+	return steps[i-1].slots
 }
 
 // criticalPath describes the chain of nodes the infinite-executor replay

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/sparkglance/sparkglance/internal/sparklog"
@@ -69,6 +70,17 @@ type wiStage struct {
 	// failedAt is, per task index whose last attempt failed, deeper.noSlotMs
 	// at that failure: its retry adds the time no executor was alive since.
 	failedAt map[int]int64
+	// excluded is the executors and nodes excluded for it, each from its
+	// time on; excludedFrom the earliest of those times.
+	excluded     []wiExclusion
+	excludedFrom int64
+}
+
+// wiExclusion is an executor (exec) or every executor of a host (host)
+// excluded for a stage attempt from t on.
+type wiExclusion struct {
+	t          int64
+	exec, host string
 }
 
 func (d *deeper) init() {
@@ -180,11 +192,33 @@ func (a *App) observeDeeper(ev sparklog.Event) {
 		d.version++
 	case *sparklog.TaskEnd:
 		a.wiTaskEnd(e)
+	case *sparklog.ExecutorExcludedForStage:
+		a.noteExclusion(stageKey{e.StageID, e.StageAttemptID}, wiExclusion{t: e.Time, exec: e.ExecutorID})
+	case *sparklog.NodeExcludedForStage:
+		a.noteExclusion(stageKey{e.StageID, e.StageAttemptID}, wiExclusion{t: e.Time, host: e.Host})
 	case *sparklog.StageExecutorMetrics:
 		if e.ExecutorID == "driver" {
 			d.noteDriverMetrics(e.Metrics)
 		}
 	}
+}
+
+// noteExclusion records an executor or node excluded for a stage attempt.
+// Spark 3.1+ writes each exclusion under two names: one is kept. At most
+// 1024 per stage attempt, more than any cluster's executors and hosts.
+func (a *App) noteExclusion(k stageKey, x wiExclusion) {
+	if x.t <= 0 || !a.plausible(x.t) {
+		return
+	}
+	s := a.wiStage(k)
+	if slices.Contains(s.excluded, x) || len(s.excluded) >= 1024 {
+		return
+	}
+	if len(s.excluded) == 0 || x.t < s.excludedFrom {
+		s.excludedFrom = x.t
+	}
+	s.excluded = append(s.excluded, x)
+	a.deep.version++
 }
 
 // noteFreeSlots adds the time since the last task or stage event to
@@ -239,7 +273,9 @@ func (a *App) noteLaunchGap(s *wiStage, t *sparklog.TaskInfo) {
 	if len(d.freeSince) >= free {
 		since, d.freeSince = d.freeSince[0], d.freeSince[1:]
 	}
-	if t.Attempt > 0 || t.Speculative {
+	// Once executors are excluded for the stage, a free slot may be one
+	// it cannot use: the replay caps the stage's tasks instead.
+	if t.Attempt > 0 || t.Speculative || (len(s.excluded) > 0 && s.excludedFrom <= t.LaunchTime) {
 		return
 	}
 	if gap := t.LaunchTime - max(since, s.firstStart); gap > 0 && gap <= maxTaskSpanMs {

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -305,6 +306,49 @@ func TestWhatIfLaunchGapKept(t *testing.T) {
 	checkPredictions(t, w, map[int]int64{1: 2500, 2: 1500, 4: 1500})
 	if w.CriticalPath.WallMs != 1500 {
 		t.Errorf("critical path %d ms, want the waited task's 1.5 s", w.CriticalPath.WallMs)
+	}
+}
+
+// Executors excluded for a stage: 4 executors of 1 core, one stage of 12
+// tasks of 1 s; after the first wave, at 1 s, stage 0.0 excludes executor
+// 3 (logged under both of Spark 3.1's names) and node host-4 (executor
+// 4's): the other 8 tasks take 4 waves on executors 1 and 2, 5 s in all.
+// The replay caps the stage at the slots of its allowed executors, scaled
+// like the executors alive: N=4 is 4 slots, then 2: 1 + 4 s, as the run
+// took (3 s without the cap); N=1 1 slot throughout: 12 s; N=2 2 slots,
+// then 1: 1 + 10 s; N=8 8, then 4: 1 + 1 s; N=16 16: one wave. N=3 (3,
+// then 2 slots: 1 + 5 s) is over 10% above 5 s: 4 is the ideal. The
+// excluded executors' idle slots are no launch wait of the tasks.
+func TestWhatIfExecutorsExcludedForStage(t *testing.T) {
+	tasks := waves(4, 4, 0, 1000, 0)
+	for i := range 8 {
+		at := 1000 + int64(i/2)*1000
+		tasks = append(tasks, wiTask{index: 4 + i, launch: at, finish: at + 1000, exec: fmt.Sprint(i%2 + 1)})
+	}
+	for i := range 4 {
+		tasks[i].exec = fmt.Sprint(i + 1)
+	}
+	lines := wiLog(4, 1, 5000, []wiStageRun{{id: 0, sub: 0, done: 5000, tasks: tasks}})
+	at := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, `"Index":4,`) })
+	if at < 0 {
+		t.Fatal("no launch of task 4")
+	}
+	const pkg = `{"Event":"org.apache.spark.scheduler.SparkListener`
+	excl := []string{
+		fmt.Sprintf(pkg+`ExecutorBlacklistedForStage","time":%d,"executorId":"3","taskFailures":1,"stageId":0,"stageAttemptId":0}`, wiBase+1000),
+		fmt.Sprintf(pkg+`ExecutorExcludedForStage","time":%d,"executorId":"3","taskFailures":1,"stageId":0,"stageAttemptId":0}`, wiBase+1000),
+		fmt.Sprintf(pkg+`NodeExcludedForStage","time":%d,"hostId":"host-4","executorFailures":1,"stageId":0,"stageAttemptId":0}`, wiBase+1000),
+		// Another stage's exclusions do not cap this one.
+		fmt.Sprintf(pkg+`ExecutorExcludedForStage","time":%d,"executorId":"1","taskFailures":1,"stageId":7,"stageAttemptId":0}`, wiBase+1000),
+	}
+	lines = slices.Insert(lines, at, excl...)
+	w := analyzeLines(t, lines, DefaultConfig()).WhatIf
+	if w.Executors != 4 || w.ExecutorMs != 5000 {
+		t.Fatalf("today %d executors, %d ms of stages; want 4 and 5 s", w.Executors, w.ExecutorMs)
+	}
+	checkPredictions(t, w, map[int]int64{1: 12000, 2: 11000, 4: 5000, 8: 2000, 16: 1000})
+	if w.IdealExecutors != 4 || w.CriticalPath.WallMs != 1000 {
+		t.Errorf("ideal %d, critical path %d ms; want 4 and 1 s", w.IdealExecutors, w.CriticalPath.WallMs)
 	}
 }
 

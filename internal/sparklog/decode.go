@@ -191,6 +191,10 @@ func (d *Decoder) decodeTyped(typ []byte, more bool) Event {
 		return d.sqlAdaptiveExecutionUpdate(more)
 	case TypeDriverAccumUpdates:
 		return d.driverAccumUpdates(more)
+	case TypeExecutorExcludedForStage, TypeExecutorBlacklistedForStage:
+		return d.executorExcludedForStage(more, string(typ) == TypeExecutorBlacklistedForStage)
+	case TypeNodeExcludedForStage, TypeNodeBlacklistedForStage:
+		return d.nodeExcludedForStage(more, string(typ) == TypeNodeBlacklistedForStage)
 	case TypeStreamingQueryProgress:
 		return d.streamingQueryProgress(more)
 	case TypeStreamingQueryStarted:

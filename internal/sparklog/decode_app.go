@@ -262,3 +262,53 @@ func (d *Decoder) blockManagerID(executorID, host *string, port *int) {
 		}
 	}
 }
+
+// executorExcludedForStage and nodeExcludedForStage read events Spark
+// writes with Jackson's defaults: camelCase keys.
+func (d *Decoder) executorExcludedForStage(more, legacy bool) Event {
+	ev := &ExecutorExcludedForStage{Legacy: legacy}
+	d.event = ev.EventType()
+	for ; more; more = d.objectNext() {
+		switch string(d.key) {
+		case "Event":
+			d.eventKey()
+		case "time":
+			ev.Time = d.int64()
+		case "executorId":
+			ev.ExecutorID = d.istr()
+		case "taskFailures":
+			ev.TaskFailures = d.int()
+		case "stageId":
+			ev.StageID = d.int()
+		case "stageAttemptId":
+			ev.StageAttemptID = d.int()
+		default:
+			d.skipValue()
+		}
+	}
+	return ev
+}
+
+func (d *Decoder) nodeExcludedForStage(more, legacy bool) Event {
+	ev := &NodeExcludedForStage{Legacy: legacy}
+	d.event = ev.EventType()
+	for ; more; more = d.objectNext() {
+		switch string(d.key) {
+		case "Event":
+			d.eventKey()
+		case "time":
+			ev.Time = d.int64()
+		case "hostId":
+			ev.Host = d.istr()
+		case "executorFailures":
+			ev.ExecutorFailures = d.int()
+		case "stageId":
+			ev.StageID = d.int()
+		case "stageAttemptId":
+			ev.StageAttemptID = d.int()
+		default:
+			d.skipValue()
+		}
+	}
+	return ev
+}

@@ -272,6 +272,14 @@ func (r *ref) event(typ string, m map[string]any) Event {
 			ev.Updates = append(ev.Updates, AccumUpdate{ID: r.int64(pair[0]), Value: r.int64(pair[1])})
 		}
 		return ev
+	case TypeExecutorExcludedForStage, TypeExecutorBlacklistedForStage:
+		return &ExecutorExcludedForStage{Legacy: typ == TypeExecutorBlacklistedForStage, Time: r.int64(m["time"]),
+			ExecutorID: r.str(m["executorId"]), TaskFailures: r.int(m["taskFailures"]),
+			StageID: r.int(m["stageId"]), StageAttemptID: r.int(m["stageAttemptId"])}
+	case TypeNodeExcludedForStage, TypeNodeBlacklistedForStage:
+		return &NodeExcludedForStage{Legacy: typ == TypeNodeBlacklistedForStage, Time: r.int64(m["time"]),
+			Host: r.str(m["hostId"]), ExecutorFailures: r.int(m["executorFailures"]),
+			StageID: r.int(m["stageId"]), StageAttemptID: r.int(m["stageAttemptId"])}
 	}
 	if ev := r.streamingEvent(typ, m); ev != nil {
 		return ev

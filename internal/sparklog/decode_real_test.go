@@ -100,6 +100,10 @@ var zeroInRealLogs = map[string]bool{
 	"TaskInfo.GettingResultTime":               true, // no result was fetched remotely
 	"ShuffleReadMetrics.RemoteBytesReadToDisk": true,
 	"SQLExecutionEnd.ErrorMessage":             true,
+	"ExecutorExcludedForStage.StageID":         true, // every exclusion in them is from stage 0.0
+	"ExecutorExcludedForStage.StageAttemptID":  true,
+	"NodeExcludedForStage.StageID":             true,
+	"NodeExcludedForStage.StageAttemptID":      true,
 	// The two streaming logs: unnamed queries, no watermark, Spark 3.1
 	// (no operator names), no latestOffset, stopped cleanly.
 	"StreamingQueryStarted.Name":          true,
@@ -129,7 +133,9 @@ var typedEvents = []Event{&LogStart{}, &ApplicationStart{}, &ApplicationEnd{}, &
 	&ResourceProfileAdded{}, &ExecutorAdded{}, &ExecutorRemoved{}, &BlockManagerAdded{}, &BlockManagerRemoved{},
 	&JobStart{}, &JobEnd{}, &StageSubmitted{}, &StageCompleted{}, &TaskStart{}, &TaskEnd{},
 	&StageExecutorMetrics{}, &SQLExecutionStart{}, &SQLExecutionEnd{}, &SQLAdaptiveExecutionUpdate{}, &DriverAccumUpdates{},
-	&StreamingQueryStarted{}, &StreamingQueryProgress{}, &StreamingQueryTerminated{}}
+	&StreamingQueryStarted{}, &StreamingQueryProgress{}, &StreamingQueryTerminated{},
+	// The real logs have only the pre-3.1 names.
+	&ExecutorExcludedForStage{Legacy: true}, &NodeExcludedForStage{Legacy: true}}
 
 // allFields lists "Type.Field" for every struct reachable from the events.
 func allFields() []string {

@@ -69,6 +69,8 @@ func TestDecodeLineEveryFieldSet(t *testing.T) {
 		`{"Event":"org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionEnd","executionId":1,"time":2,"errorMessage":"failed"}`,
 		`{"Event":"SparkListenerStageCompleted","Stage Info":{"Stage ID":1,"Stage Attempt ID":1}}`,
 		streamingStartedNamed, streamingProgressWatermark, streamingTerminatedFailed,
+		`{"Event":"org.apache.spark.scheduler.SparkListenerExecutorExcludedForStage","time":9,"executorId":"3","taskFailures":2,"stageId":4,"stageAttemptId":1}`,
+		`{"Event":"org.apache.spark.scheduler.SparkListenerNodeExcludedForStage","time":9,"hostId":"h","executorFailures":2,"stageId":4,"stageAttemptId":1}`,
 	}
 	cov := coverage{}
 	for _, l := range lines {
@@ -81,6 +83,16 @@ func TestDecodeLineEveryFieldSet(t *testing.T) {
 	}
 	if ev := decodeOK(t, lines[0]).(*ApplicationEnd); ev.ExitCode != 3 || !ev.HasExitCode {
 		t.Errorf("ApplicationEnd = %+v", ev)
+	}
+	// The Spark 3.1+ names: not Legacy, and named back as written.
+	n := len(lines)
+	if ev := decodeOK(t, lines[n-2]).(*ExecutorExcludedForStage); *ev != (ExecutorExcludedForStage{Time: 9, ExecutorID: "3", TaskFailures: 2, StageID: 4, StageAttemptID: 1}) ||
+		ev.EventType() != TypeExecutorExcludedForStage {
+		t.Errorf("ExecutorExcludedForStage = %+v", ev)
+	}
+	if ev := decodeOK(t, lines[n-1]).(*NodeExcludedForStage); *ev != (NodeExcludedForStage{Time: 9, Host: "h", ExecutorFailures: 2, StageID: 4, StageAttemptID: 1}) ||
+		ev.EventType() != TypeNodeExcludedForStage {
+		t.Errorf("NodeExcludedForStage = %+v", ev)
 	}
 }
 

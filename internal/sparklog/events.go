@@ -40,6 +40,12 @@ const (
 	TypeSQLExecutionEnd            = "org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionEnd"
 	TypeSQLAdaptiveExecutionUpdate = "org.apache.spark.sql.execution.ui.SparkListenerSQLAdaptiveExecutionUpdate"
 	TypeDriverAccumUpdates         = "org.apache.spark.sql.execution.ui.SparkListenerDriverAccumUpdates"
+	// Executors and nodes excluded for a stage attempt: Spark 3.1 renamed
+	// the events and writes both names for each exclusion.
+	TypeExecutorExcludedForStage    = "org.apache.spark.scheduler.SparkListenerExecutorExcludedForStage"
+	TypeExecutorBlacklistedForStage = "org.apache.spark.scheduler.SparkListenerExecutorBlacklistedForStage"
+	TypeNodeExcludedForStage        = "org.apache.spark.scheduler.SparkListenerNodeExcludedForStage"
+	TypeNodeBlacklistedForStage     = "org.apache.spark.scheduler.SparkListenerNodeBlacklistedForStage"
 	// TypeDatabricksMetadata opens each rolled file of a Databricks log,
 	// which has no LogStart: the only place its Spark version is written.
 	TypeDatabricksMetadata = "DBCEventLoggingListenerMetadata"
@@ -298,6 +304,28 @@ type StageExecutorMetrics struct {
 	Metrics        []NamedValue // "Executor Metrics"
 }
 
+// ExecutorExcludedForStage is an executor the scheduler stopped giving a
+// stage attempt's tasks after too many of them failed on it.
+type ExecutorExcludedForStage struct {
+	Legacy         bool   // written under the pre-3.1 name, ...BlacklistedForStage
+	Time           int64  // "time", epoch ms
+	ExecutorID     string // "executorId"
+	TaskFailures   int    // "taskFailures": tasks of the stage that failed on it
+	StageID        int    // "stageId"
+	StageAttemptID int    // "stageAttemptId"
+}
+
+// NodeExcludedForStage is a host all of whose executors the scheduler
+// stopped giving a stage attempt's tasks.
+type NodeExcludedForStage struct {
+	Legacy           bool   // written under the pre-3.1 name, ...BlacklistedForStage
+	Time             int64  // "time", epoch ms
+	Host             string // "hostId"
+	ExecutorFailures int    // "executorFailures": its executors excluded for the stage
+	StageID          int    // "stageId"
+	StageAttemptID   int    // "stageAttemptId"
+}
+
 // PlanNode is one node of "sparkPlanInfo".
 type PlanNode struct {
 	NodeName     string
@@ -378,4 +406,16 @@ func (*SQLExecutionStart) EventType() string          { return TypeSQLExecutionS
 func (*SQLExecutionEnd) EventType() string            { return TypeSQLExecutionEnd }
 func (*SQLAdaptiveExecutionUpdate) EventType() string { return TypeSQLAdaptiveExecutionUpdate }
 func (*DriverAccumUpdates) EventType() string         { return TypeDriverAccumUpdates }
-func (o *Other) EventType() string                    { return o.Type }
+func (e *ExecutorExcludedForStage) EventType() string {
+	if e.Legacy {
+		return TypeExecutorBlacklistedForStage
+	}
+	return TypeExecutorExcludedForStage
+}
+func (e *NodeExcludedForStage) EventType() string {
+	if e.Legacy {
+		return TypeNodeBlacklistedForStage
+	}
+	return TypeNodeExcludedForStage
+}
+func (o *Other) EventType() string { return o.Type }
