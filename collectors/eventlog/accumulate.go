@@ -11,10 +11,10 @@ var taskTimeCategories = [...]string{"cpu", "shuffle", "serde", "gc", "run"}
 // execTotals are one executor id's counters, summed over every ended task
 // the executor ran (across re-registrations, so they never go backwards).
 type execTotals struct {
-	taskTime              [len(taskTimeCategories)]float64 // seconds
-	memSpill, diskSpill   float64
-	shuffleRead, shuffleW float64
-	input, output         float64
+	taskTime                  [len(taskTimeCategories)]float64 // seconds
+	memSpill, diskSpill       float64
+	shuffleRead, shuffleWrite float64
+	input, output             float64
 }
 
 // maxTaskSpanMs matches the analysis: longer tasks are clock trouble.
@@ -42,7 +42,7 @@ func (t *execTotals) addTask(e *sparklog.TaskEnd) {
 	t.memSpill += nonNeg(m.MemoryBytesSpilled)
 	t.diskSpill += nonNeg(m.DiskBytesSpilled)
 	t.shuffleRead += nonNeg(m.ShuffleRead.RemoteBytesRead) + nonNeg(m.ShuffleRead.LocalBytesRead)
-	t.shuffleW += nonNeg(m.ShuffleWrite.BytesWritten)
+	t.shuffleWrite += nonNeg(m.ShuffleWrite.BytesWritten)
 	t.input += nonNeg(m.Input.BytesRead)
 	t.output += nonNeg(m.Output.BytesWritten)
 }

@@ -64,10 +64,10 @@ type execSummary struct {
 
 // execSummaries are the summaries of one application, by family.
 type execSummaries struct {
-	taskTime              [len(taskTimeCategories)]execSummary
-	diskSpill, memSpill   execSummary
-	shuffleRead, shuffleW execSummary
-	input, output         execSummary
+	taskTime                  [len(taskTimeCategories)]execSummary
+	diskSpill, memSpill       execSummary
+	shuffleRead, shuffleWrite execSummary
+	input, output             execSummary
 }
 
 func summarise(execs []execView, value func(*execTotals) float64) execSummary {
@@ -94,7 +94,7 @@ func summariesOf(execs []execView) *execSummaries {
 	s.diskSpill = summarise(execs, func(t *execTotals) float64 { return t.diskSpill })
 	s.memSpill = summarise(execs, func(t *execTotals) float64 { return t.memSpill })
 	s.shuffleRead = summarise(execs, func(t *execTotals) float64 { return t.shuffleRead })
-	s.shuffleW = summarise(execs, func(t *execTotals) float64 { return t.shuffleW })
+	s.shuffleWrite = summarise(execs, func(t *execTotals) float64 { return t.shuffleWrite })
 	s.input = summarise(execs, func(t *execTotals) float64 { return t.input })
 	s.output = summarise(execs, func(t *execTotals) float64 { return t.output })
 	return s
@@ -116,7 +116,7 @@ var executorSummaryFamilies = []family{
 		}
 	}},
 	summaryFamily(appExecShuffleRead, func(s *execSummaries) *execSummary { return &s.shuffleRead }),
-	summaryFamily(appExecShuffleWrite, func(s *execSummaries) *execSummary { return &s.shuffleW }),
+	summaryFamily(appExecShuffleWrite, func(s *execSummaries) *execSummary { return &s.shuffleWrite }),
 	summaryFamily(appExecInput, func(s *execSummaries) *execSummary { return &s.input }),
 	summaryFamily(appExecOutput, func(s *execSummaries) *execSummary { return &s.output }),
 }
@@ -234,7 +234,7 @@ func (t *execTotals) add(o *execTotals) {
 	t.memSpill += o.memSpill
 	t.diskSpill += o.diskSpill
 	t.shuffleRead += o.shuffleRead
-	t.shuffleW += o.shuffleW
+	t.shuffleWrite += o.shuffleWrite
 	t.input += o.input
 	t.output += o.output
 }

@@ -283,7 +283,7 @@ var families = append([]family{
 		}
 	}},
 	execFamily(execShuffleRead, func(e *execView) (float64, bool) { return e.totals.shuffleRead, true }),
-	execFamily(execShuffleWrite, func(e *execView) (float64, bool) { return e.totals.shuffleW, true }),
+	execFamily(execShuffleWrite, func(e *execView) (float64, bool) { return e.totals.shuffleWrite, true }),
 	execFamily(execInput, func(e *execView) (float64, bool) { return e.totals.input, true }),
 	execFamily(execOutput, func(e *execView) (float64, bool) { return e.totals.output, true }),
 	{m: sqlExecutions, emit: func(ch sink, p *appPairs, _ time.Time) {

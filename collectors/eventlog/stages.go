@@ -44,14 +44,15 @@ var stageMetrics = []*Metric{
 // stageRow is one stage id's figures (its attempts summed), or those of
 // every stage beyond the limit.
 type stageRow struct {
-	id                          string
-	duration                    float64
-	tasks                       [3]float64                       // success, failed, killed
-	taskTime                    [len(taskTimeCategories)]float64 // cpu, shuffle, serde, gc, run (seconds)
-	memSpill, diskSpill         float64
-	shuffleRead, shuffleWrite   float64
-	input, output, energyJoules float64
-	measuredJoules              float64 // of the node agents' measurement (measured.go)
+	id       string
+	duration float64
+	tasks    [3]float64 // success, failed, killed
+	// execTotals holds the figures a stage shares with an executor: task
+	// time by category (cpu, shuffle, serde, gc, run; seconds), spill,
+	// shuffle, input and output bytes.
+	execTotals
+	energyJoules   float64
+	measuredJoules float64 // of the node agents' measurement (measured.go)
 }
 
 // stagesView is an application's stage, job and energy figures.
@@ -153,15 +154,7 @@ func (row *stageRow) add(o *stageRow) {
 	for i := range row.tasks {
 		row.tasks[i] += o.tasks[i]
 	}
-	for i := range row.taskTime {
-		row.taskTime[i] += o.taskTime[i]
-	}
-	row.memSpill += o.memSpill
-	row.diskSpill += o.diskSpill
-	row.shuffleRead += o.shuffleRead
-	row.shuffleWrite += o.shuffleWrite
-	row.input += o.input
-	row.output += o.output
+	row.execTotals.add(&o.execTotals)
 	row.energyJoules += o.energyJoules
 	row.measuredJoules += o.measuredJoules
 }

@@ -48,23 +48,19 @@ func topStageEnergy(stages []StageEnergy) []int {
 }
 
 // fmtWattHours prints energy in Wh, kWh or MWh.
-func fmtWattHours(wh float64) string {
-	switch {
-	case wh >= 1e6:
-		return fmt.Sprintf("%.3g MWh", wh/1e6)
-	case wh >= 1e3:
-		return fmt.Sprintf("%.3g kWh", wh/1e3)
-	}
-	return fmt.Sprintf("%.3g Wh", wh)
-}
+func fmtWattHours(wh float64) string { return fmtThousands(wh, "Wh", "kWh", "MWh") }
 
 // fmtGrams prints a mass of CO2e in g, kg or t.
-func fmtGrams(g float64) string {
+func fmtGrams(g float64) string { return fmtThousands(g, "g", "kg", "t") }
+
+// fmtThousands prints v in its unit, or in the units a thousand and a
+// million times bigger, to three significant digits.
+func fmtThousands(v float64, unit, kilo, mega string) string {
 	switch {
-	case g >= 1e6:
-		return fmt.Sprintf("%.3g t", g/1e6)
-	case g >= 1e3:
-		return fmt.Sprintf("%.3g kg", g/1e3)
+	case v >= 1e6:
+		return fmt.Sprintf("%.3g %s", v/1e6, mega)
+	case v >= 1e3:
+		return fmt.Sprintf("%.3g %s", v/1e3, kilo)
 	}
-	return fmt.Sprintf("%.3g g", g)
+	return fmt.Sprintf("%.3g %s", v, unit)
 }
