@@ -115,7 +115,7 @@ func TestOTLPFromEnvironment(t *testing.T) {
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://"+rcv.Endpoint)
 	t.Setenv("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf")
 	t.Setenv("OTEL_EXPORTER_OTLP_HEADERS", "x-token=from-env")
-	logs := &exportertest.Logs{}
+	logs := &testkit.SyncBuffer{}
 	exportertest.StartLogging(t, answerCatalog(), logs, "--otlp.interval=1m")
 	md := rcv.WaitForPush(t, 10*time.Second, anyPush)
 	if _, ok := exportertest.PushedMetrics(md)["sparkglance_test_answer"]; !ok {
@@ -199,7 +199,7 @@ func TestOTLPFailuresAreCountedAndExplained(t *testing.T) {
 		{"TLS to plain HTTP", []string{"--otlp.endpoint=https://" + plainHTTP.Endpoint, "--otlp.protocol=http"}, plainHTTP.Endpoint, "pass --otlp.insecure"},
 	} {
 		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
-			logs := &exportertest.Logs{}
+			logs := &testkit.SyncBuffer{}
 			base := exportertest.StartLogging(t, answerCatalog(), logs,
 				append(tc.args, "--otlp.interval=1m")...).URL
 			body := testkit.PollGet(base+"/metrics", 10*time.Second, 20*time.Millisecond, func(body string) bool {
@@ -226,7 +226,7 @@ func TestOTLPTimeoutAtMostTheInterval(t *testing.T) {
 		{"--otlp.timeout=1s --otlp.interval=2s", "timeout=1s"},
 		{"--otlp.interval=1m", "timeout=10s"},
 	} {
-		logs := &exportertest.Logs{}
+		logs := &testkit.SyncBuffer{}
 		exportertest.StartLogging(t, answerCatalog(), logs,
 			append(strings.Fields(tc.args), "--otlp.endpoint="+rcv.Endpoint, "--otlp.insecure")...)
 		line := waitForLogLine(t, logs, "pushing metrics over OTLP")
@@ -238,7 +238,7 @@ func TestOTLPTimeoutAtMostTheInterval(t *testing.T) {
 
 // waitForLogLine returns the first log line containing sub, waiting up to
 // 10 s for it.
-func waitForLogLine(t *testing.T, logs *exportertest.Logs, sub string) string {
+func waitForLogLine(t *testing.T, logs *testkit.SyncBuffer, sub string) string {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {

@@ -83,7 +83,7 @@ func TestFaultsFailOnlyTheirTarget(t *testing.T) {
 			if n := len(seriesLines(text, "spark_target_scrape_errors_total{")); n != 2*len(allReasons) {
 				t.Errorf("%d error counters, want %d (every reason for both targets)", n, 2*len(allReasons))
 			}
-			lines := logs.lines("Spark target read failed")
+			lines := logs.Lines("Spark target read failed")
 			if len(lines) != 1 || !strings.Contains(lines[0], "reason="+tc.reason) {
 				t.Errorf("want one log line with reason=%s, got %q", tc.reason, lines)
 			}
@@ -129,7 +129,7 @@ func TestMissingMetricsEndpointIsNotAFault(t *testing.T) {
 	if !hasLine(text, `spark_target_up{target="`+broken.URL+`"} 0`) {
 		t.Errorf("truncated /metrics/json should fail the target")
 	}
-	if l := logs.lines("reason=invalid_body"); len(l) != 1 || !strings.Contains(l[0], "truncated JSON") {
+	if l := logs.Lines("reason=invalid_body"); len(l) != 1 || !strings.Contains(l[0], "truncated JSON") {
 		t.Errorf("want one log line naming truncated JSON, got %q", l)
 	}
 }

@@ -120,7 +120,7 @@ func TestGoldenExpositions(t *testing.T) {
 			c, logs := newTestCollector(t, Options{URLs: []string{srv.URL + tc.path}})
 			text := scrape(t, c, 5*time.Second)
 			if up := seriesLines(text, "spark_target_up"); len(up) != 1 || !bytes.HasSuffix([]byte(up[0]), []byte(" 1")) {
-				t.Fatalf("target not up: %q\nlogs:\n%v", up, logs.lines(""))
+				t.Fatalf("target not up: %q\nlogs:\n%v", up, logs.Lines(""))
 			}
 			got := withoutTargetHealth(text)
 			golden := filepath.Join("testdata", tc.name+".prom")

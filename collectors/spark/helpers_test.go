@@ -7,7 +7,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -34,36 +33,12 @@ func fakeSpark(t *testing.T, routes map[string][]byte) *httptest.Server {
 	return testkit.ServeJSON(t, routes)
 }
 
-// logBuffer collects log records for assertions.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logBuffer) lines(substr string) []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	var out []string
-	for _, line := range strings.Split(l.buf.String(), "\n") {
-		if line != "" && strings.Contains(line, substr) {
-			out = append(out, line)
-		}
-	}
-	return out
-}
-
-func newTestLogger(t *testing.T) (*slog.Logger, *logBuffer) {
-	logs := &logBuffer{}
+func newTestLogger(t *testing.T) (*slog.Logger, *testkit.SyncBuffer) {
+	logs := &testkit.SyncBuffer{}
 	return slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})), logs
 }
 
-func newTestCollector(t *testing.T, opts Options) (*Collector, *logBuffer) {
+func newTestCollector(t *testing.T, opts Options) (*Collector, *testkit.SyncBuffer) {
 	t.Helper()
 	logger, logs := newTestLogger(t)
 	if opts.Claims == nil {

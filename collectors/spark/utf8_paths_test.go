@@ -24,7 +24,7 @@ func TestInvalidUTF8InServletText(t *testing.T) {
 		t.Fatal("the scrape is not valid UTF-8")
 	}
 	if up := seriesLines(out, "spark_target_up{"); len(up) != 1 || !strings.HasSuffix(up[0], " 1") {
-		t.Fatalf("target not up: %v; logs: %v", up, logs.lines("level=WARN"))
+		t.Fatalf("target not up: %v; logs: %v", up, logs.Lines("level=WARN"))
 	}
 	if n := len(seriesLines(out, "spark_metrics_")); n < 150 {
 		t.Errorf("only %d metrics-system series from the servlet text", n)

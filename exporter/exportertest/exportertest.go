@@ -3,12 +3,10 @@
 package exportertest
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -73,7 +71,7 @@ func StartWith(t testing.TB, cat *exporter.Catalog, adjust func(*exporter.Config
 }
 
 // StartLogging is Start with the exporter's log written to logs as well.
-func StartLogging(t testing.TB, cat *exporter.Catalog, logs *Logs, args ...string) *Server {
+func StartLogging(t testing.TB, cat *exporter.Catalog, logs io.Writer, args ...string) *Server {
 	t.Helper()
 	return start(t, cat, nil, slog.New(slog.NewTextHandler(io.MultiWriter(logs, logWriterOrDiscard(t)), nil)), args...)
 }
@@ -115,25 +113,6 @@ func (s *Server) Gather() ([]*dto.MetricFamily, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	return s.Exporter.Gatherer(ctx).Gather()
-}
-
-// Logs is a log that tests read while the exporter writes it.
-type Logs struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *Logs) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-// String is everything logged so far.
-func (l *Logs) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
 }
 
 func logWriterOrDiscard(t testing.TB) io.Writer {

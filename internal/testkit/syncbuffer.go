@@ -2,6 +2,7 @@ package testkit
 
 import (
 	"bytes"
+	"strings"
 	"sync"
 )
 
@@ -22,4 +23,15 @@ func (b *SyncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// Lines returns the non-empty lines written so far that contain substr.
+func (b *SyncBuffer) Lines(substr string) []string {
+	var out []string
+	for _, line := range strings.Split(b.String(), "\n") {
+		if line != "" && strings.Contains(line, substr) {
+			out = append(out, line)
+		}
+	}
+	return out
 }
