@@ -187,7 +187,7 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *docS
 	}
 
 	if len(logs) == 1 {
-		limitMemoryForWindow(logs[0])
+		limitReadMemory(logs[0])
 	}
 
 	// Logs are read on a pool of workers, but their results are taken in
@@ -370,7 +370,7 @@ const (
 	bigWindow  = 16 << 20
 )
 
-func limitMemoryForWindow(l sparklog.Log) {
+func limitReadMemory(l sparklog.Log) {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
 		return
 	}

@@ -13,7 +13,7 @@ import (
 // One log read alone gets a soft memory limit: the read budget, plus the
 // zstd window when the frame declares a big one (nds_q88 declares 128 MiB,
 // nds_q72 8 MiB, which needs no more).
-func TestLimitMemoryForWindow(t *testing.T) {
+func TestLimitReadMemory(t *testing.T) {
 	t.Setenv("GOMEMLIMIT", "") // set, so the test's own limit is left alone …
 	old := debug.SetMemoryLimit(-1)
 	t.Cleanup(func() { debug.SetMemoryLimit(old) })
@@ -30,12 +30,12 @@ func TestLimitMemoryForWindow(t *testing.T) {
 			t.Fatalf("%s: %v (%d logs)", c.file, err, len(logs))
 		}
 		debug.SetMemoryLimit(old)
-		limitMemoryForWindow(logs[0])
+		limitReadMemory(logs[0])
 		if got := debug.SetMemoryLimit(-1); got != old {
 			t.Errorf("%s with GOMEMLIMIT set: limit changed to %d", c.file, got)
 		}
 		unsetenv(t, "GOMEMLIMIT") // … and then it is not set at all
-		limitMemoryForWindow(logs[0])
+		limitReadMemory(logs[0])
 		if got := debug.SetMemoryLimit(-1); got != c.want {
 			t.Errorf("%s: limit %d MiB, want %d MiB", c.file, got>>20, c.want>>20)
 		}
