@@ -19,41 +19,12 @@ type keyOrder struct {
 // objectStartAs is objectStart with the keys predicted by o.
 func (d *Decoder) objectStartAs(o *keyOrder) bool {
 	o.at = 0
-	switch d.peek() {
-	case '{':
-	default:
-		return d.objectStart() // null, errors: as objectStart says
-	}
-	if !d.push(true) {
-		return false
-	}
-	d.pos++
-	if d.peek() == '}' {
-		d.pos++
-		d.depth--
-		return false
-	}
-	return d.readKeyAs(o)
+	return d.enterObject() && d.readKeyAs(o)
 }
 
 // objectNextAs is objectNext with the keys predicted by o.
 func (d *Decoder) objectNextAs(o *keyOrder) bool {
-	if p := d.pos; p+1 < len(d.buf) && d.buf[p] == ',' && d.buf[p+1] == '"' {
-		d.pos = p + 1
-		return d.readKeyAs(o)
-	}
-	switch d.peek() {
-	case ',':
-		d.pos++
-		d.ws()
-		return d.readKeyAs(o)
-	case '}':
-		d.pos++
-		d.depth--
-		return false
-	}
-	d.syntaxErr(", expected ',' or '}'")
-	return false
+	return d.toNextKey() && d.readKeyAs(o)
 }
 
 // readKeyAs reads the key at the cursor, trying the predicted one first.

@@ -200,6 +200,12 @@ func (s *scanner) inObject() bool {
 // It returns false for an empty object, for null (absent), and on error; any
 // other value is a shape error. Iterate with objectNext.
 func (s *scanner) objectStart() bool {
+	return s.enterObject() && s.readKey()
+}
+
+// enterObject enters the object at the cursor and reports whether a key
+// follows: false for an empty object, for null (absent), and on error.
+func (s *scanner) enterObject() bool {
 	switch s.peek() {
 	case '{':
 	case 'n':
@@ -218,21 +224,27 @@ func (s *scanner) objectStart() bool {
 		s.depth--
 		return false
 	}
-	return s.readKey()
+	return true
 }
 
 // objectNext moves past the member just read to the next key; false at '}'.
 func (s *scanner) objectNext() bool {
+	return s.toNextKey() && s.readKey()
+}
+
+// toNextKey moves past the member just read and reports whether a key
+// follows (the cursor is then on its quote); false at '}' and on error.
+func (s *scanner) toNextKey() bool {
 	// Fast path: Spark writes no whitespace.
 	if p := s.pos; p+1 < len(s.buf) && s.buf[p] == ',' && s.buf[p+1] == '"' {
 		s.pos = p + 1
-		return s.readKey()
+		return true
 	}
 	switch s.peek() {
 	case ',':
 		s.pos++
 		s.ws()
-		return s.readKey()
+		return true
 	case '}':
 		s.pos++
 		s.depth--
