@@ -28,7 +28,14 @@ import (
 // It is safe for concurrent use; a goroutine decoding a whole log saves a
 // little by keeping its own Decoder.
 func DecodeLine(line []byte) (Event, error) {
+	return decodePooled(line, false)
+}
+
+// decodePooled decodes line on a pooled Decoder, keeping only the SQL
+// accumulables if sqlOnly.
+func decodePooled(line []byte, sqlOnly bool) (Event, error) {
 	d := decoderPool.Get().(*Decoder)
+	d.sqlAccumulablesOnly = sqlOnly
 	ev, err := d.Decode(line)
 	decoderPool.Put(d)
 	return ev, err
@@ -58,6 +65,9 @@ type Decoder struct {
 	lastNames []string
 	// planNodes counts the plan nodes built for the current line.
 	planNodes int
+	// sqlAccumulablesOnly drops the accumulables without Metadata "sql"
+	// (Options.SQLAccumulablesOnly).
+	sqlAccumulablesOnly bool
 }
 
 // NewDecoder returns a Decoder with an empty string table.

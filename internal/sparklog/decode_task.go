@@ -134,9 +134,16 @@ func (d *Decoder) accumulables() []Accumulable {
 	start := len(d.accs)
 	for ; more; more = d.arrayNext() {
 		d.accs = append(d.accs, Accumulable{})
-		if a := &d.accs[len(d.accs)-1]; !d.accumulableFast(a) {
+		a := &d.accs[len(d.accs)-1]
+		if !d.accumulableFast(a) {
 			d.accumulable(a)
 		}
+		if d.sqlAccumulablesOnly && a.Metadata != "sql" {
+			d.accs = d.accs[:len(d.accs)-1]
+		}
+	}
+	if len(d.accs) == start {
+		return nil
 	}
 	out := make([]Accumulable, len(d.accs)-start)
 	copy(out, d.accs[start:])

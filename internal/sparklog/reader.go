@@ -45,6 +45,12 @@ type Options struct {
 	// OnProgress, if set, is called every few MiB of input and at the end
 	// of each file, for progress bars over big logs.
 	OnProgress func(Progress)
+	// SQLAccumulablesOnly keeps, of each Accumulables list, only the
+	// entries SQL metrics use (Metadata "sql"); the others are still
+	// validated, then dropped. A reader feeding the analysis sets it: the
+	// internal.metrics.* entries repeat "Task Metrics", and on Databricks
+	// they are half of every TaskEnd's accumulables.
+	SQLAccumulablesOnly bool
 
 	ctx context.Context // set by ReadContext; checked between blocks
 	// workers decode a finished file's lines: 0 chooses (GOMAXPROCS for a

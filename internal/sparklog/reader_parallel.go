@@ -120,6 +120,8 @@ type parallelInput struct {
 	quit   chan struct{}
 	wg     sync.WaitGroup
 
+	sqlAccumulablesOnly bool // Options.SQLAccumulablesOnly, for the workers
+
 	cur      *chunk // chunk Read hands out
 	curAt    int    // next byte of cur.buf to hand out
 	lineAt   int    // next of cur.lines to look at
@@ -139,6 +141,8 @@ func (fo *Follower) startParallel(st *fileState, zr *codec.Reader, cnt *counting
 		jobs:   make(chan *chunk, inFlight),
 		free:   make(chan *chunk, inFlight),
 		quit:   make(chan struct{}),
+
+		sqlAccumulablesOnly: fo.opts.SQLAccumulablesOnly,
 	}
 	p.wg.Add(1 + workers)
 	go p.produce(cnt, maxLine, chunkSize, inFlight)
@@ -180,7 +184,9 @@ func (p *parallelInput) produce(cnt *countingReader, maxLine, chunkSize, inFligh
 			}
 		}
 		if need := len(carry) + chunkSize; cap(c.buf) < need {
-			c.buf = make([]byte, 0, need)
+			// Room for a longer carry next time, so a recycled chunk is
+			// seldom allocated again.
+			c.buf = make([]byte, 0, need+chunkSize/4)
 		}
 		c.buf = append(c.buf[:0], carry...)
 		c.newAt, c.off, c.err, c.lines = len(carry), off, nil, c.lines[:0]
@@ -264,6 +270,7 @@ func (c *chunk) split(maxLine int, skipping, terminal bool, carry []byte) ([]byt
 func (p *parallelInput) decode() {
 	defer p.wg.Done()
 	d := NewDecoder()
+	d.sqlAccumulablesOnly = p.sqlAccumulablesOnly
 	for {
 		select {
 		case c := <-p.jobs:

@@ -61,6 +61,14 @@ func compareReads(t *testing.T, log Log, opts Options) (ahead int64, st Stats) {
 	t.Helper()
 	seqOpts := opts
 	seqOpts.workers = 1
+	return compareReadsWith(t, log, seqOpts, opts, nil)
+}
+
+// compareReadsWith is compareReads with the sequential read's options
+// given, and want, if set, making of each of its events the one the other
+// read must give.
+func compareReadsWith(t *testing.T, log Log, seqOpts, opts Options, want func(Event)) (ahead int64, st Stats) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	type result struct {
@@ -81,6 +89,9 @@ func compareReads(t *testing.T, log Log, opts Options) (ahead int64, st Stats) {
 				t.Errorf("%s: sequential read ended: %v, parallel: %v, after %d items", log.Path, !aok, !bok, n)
 			}
 			break
+		}
+		if want != nil && a.ev != nil {
+			want(a.ev)
 		}
 		if d := diffItems(a, b); d != "" {
 			t.Errorf("%s: item %d differs: %s", log.Path, n, d)
