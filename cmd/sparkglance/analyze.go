@@ -70,7 +70,11 @@ func (c *analyzeCommand) run(ctx context.Context) error {
 		return status
 	}
 	out := jsonArrayWriter{w: bufio.NewWriterSize(c.out, 1<<16)}
-	_, status, err := c.readAll(ctx, "analyze", &docSink{encode: encodeElement, emit: out.add})
+	sink := &docSink{
+		prepare: func(doc appdoc.Doc) (any, error) { return encodeElement(doc) },
+		emit:    func(elem any) error { return out.add(elem.([]byte)) },
+	}
+	_, status, err := c.readAll(ctx, "analyze", sink)
 	if err != nil {
 		return err
 	}
@@ -81,11 +85,12 @@ func (c *analyzeCommand) run(ctx context.Context) error {
 }
 
 // docSink takes each document as it is read instead of readAll keeping
-// them all: encode runs on the worker that read the document, emit gets the
-// encodings in the order of the inputs.
+// them all: prepare runs on the worker that read the document (encoding
+// it, or rendering and writing its page), emit gets what prepare returned
+// in the order of the inputs. An error from either ends the command.
 type docSink struct {
-	encode func(appdoc.Doc) ([]byte, error)
-	emit   func([]byte) error
+	prepare func(appdoc.Doc) (any, error)
+	emit    func(any) error
 }
 
 // The JSON output is one array of every application's document. Encoding
@@ -195,7 +200,8 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *docS
 	// ones, whichever log finishes first.
 	type result struct {
 		doc         appdoc.Doc
-		json        []byte
+		prepared    any   // what sink.prepare made of doc
+		sinkErr     error // from sink.prepare
 		err         error
 		interrupted bool
 	}
@@ -213,7 +219,7 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *docS
 		}
 		r := result{doc: doc, err: err, interrupted: ctx.Err() != nil}
 		if err == nil && sink != nil && len(doc.Events) > 0 {
-			r.json, r.err = sink.encode(doc)
+			r.prepared, r.sinkErr = sink.prepare(doc)
 			// Only what the reporting of problems needs waits for its turn.
 			r.doc = appdoc.Doc{Log: doc.Log, Events: doc.Events, Problems: doc.Problems, ProblemsOmitted: doc.ProblemsOmitted}
 		}
@@ -224,6 +230,9 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *docS
 		switch {
 		case r.interrupted:
 			interrupted = fmt.Errorf("interrupted while reading %s; %d application(s) read before are written", l.Path, apps)
+			return false
+		case r.sinkErr != nil:
+			writeErr = r.sinkErr
 			return false
 		case r.err != nil:
 			bar.clear()
@@ -242,7 +251,7 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *docS
 		}
 		if sink != nil {
 			bar.clear() // stdout may be the terminal the bar is drawn on
-			if err := sink.emit(r.json); err != nil {
+			if err := sink.emit(r.prepared); err != nil {
 				writeErr = err
 				return false
 			}

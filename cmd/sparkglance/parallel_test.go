@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -184,4 +185,71 @@ func TestParallelErrorsNameTheirLogAndSpareTheOthers(t *testing.T) {
 	if _, _, status := runCommand(t, "analyze", "--parallel=-1", dir); status != exitUsage {
 		t.Errorf("--parallel -1: exit status %d, want %d", status, exitUsage)
 	}
+}
+
+// Two logs of the same attempt get two pages, named in the order of the
+// inputs (name.html, then name-2.html…) whichever worker finishes first,
+// and the pages' temporary files are all gone at the end.
+func TestReportPagesOfOneAttemptNamedInInputOrder(t *testing.T) {
+	src := t.TempDir()
+	same := writeManyApps(t, src, 2) // app 0 three times, app 1 once
+	root := t.TempDir()
+	var inputs []string
+	for i, sub := range []string{"a", "b", "c"} {
+		dir := filepath.Join(root, sub)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(same[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(same[0])), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if i == 1 {
+			other, err := os.ReadFile(same[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, filepath.Base(same[1])), other, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		inputs = append(inputs, dir)
+	}
+	for _, parallel := range []string{"1", "3"} {
+		out := filepath.Join(t.TempDir(), "report")
+		_, errOut, st := runCommand(t, "report", append([]string{"--parallel", parallel, "-o", out}, inputs...)...)
+		if st != exitOK {
+			t.Fatalf("--parallel %s: exit %d\n%s", parallel, st, errOut)
+		}
+		files := readTree(t, out)
+		name := filepath.Base(same[0])
+		want := map[string]string{ // page → the input directory its log is in
+			name + ".html": "a", name + "-2.html": "b", name + "-3.html": "c", filepath.Base(same[1]) + ".html": "b",
+		}
+		for page, sub := range want {
+			data, ok := files[page]
+			if !ok {
+				t.Errorf("--parallel %s: no %s among %v", parallel, page, keys(files))
+				continue
+			}
+			if log := filepath.Join(root, sub, filepath.Base(same[0])); page != filepath.Base(same[1])+".html" && !bytes.Contains(data, []byte(log)) {
+				t.Errorf("--parallel %s: %s is not the page of %s", parallel, page, log)
+			}
+		}
+		if len(files) != len(want)+1 { // and index.html
+			t.Errorf("--parallel %s: files %v, want %d pages and index.html", parallel, keys(files), len(want))
+		}
+	}
+}
+
+func keys[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

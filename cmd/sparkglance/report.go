@@ -2,16 +2,18 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 
 	"github.com/alecthomas/kingpin/v2"
 
 	"github.com/sparkglance/sparkglance/internal/appdoc"
-	"github.com/sparkglance/sparkglance/internal/inorder"
 	"github.com/sparkglance/sparkglance/internal/report"
 )
 
@@ -34,102 +36,146 @@ func newReportCommand(cmd *kingpin.CmdClause) *reportCommand {
 }
 
 func (c *reportCommand) run(ctx context.Context) error {
-	docs, status, err := c.analyze.readAll(ctx, "report", nil)
-	if err != nil {
-		return err
-	}
-	if len(docs) > 0 {
-		if err := c.write(docs); err != nil {
-			return err
-		}
-	}
-	return status
-}
-
-// write puts one page per document where --output says.
-func (c *reportCommand) write(docs []appdoc.Doc) error {
 	out := *c.out
 	if out == "" {
 		// kingpin's lexer turns a lone "-" argument into an empty value, so
 		// "-o -" arrives here as "".
 		out = "-"
 	}
-	single := filepath.Ext(out) == ".html" || out == "-"
-	if single && len(docs) != 1 {
+	if filepath.Ext(out) == ".html" || out == "-" {
+		return c.writeOne(ctx, out)
+	}
+	return c.writeDir(ctx, out)
+}
+
+// writeOne writes the page of the only application attempt to a file or
+// stdout.
+func (c *reportCommand) writeOne(ctx context.Context, out string) error {
+	docs, status, err := c.analyze.readAll(ctx, "report", nil)
+	if err != nil || len(docs) == 0 {
+		return cmp.Or(err, status)
+	}
+	if len(docs) != 1 {
 		return fmt.Errorf("--output=%s names one page but the inputs hold %d application attempts: give a directory", out, len(docs))
 	}
-	if single {
-		page, err := renderPage(&docs[0])
-		if err != nil {
-			return err
-		}
-		if out == "-" {
-			_, err = c.analyze.out.Write(page)
-			return err
-		}
-		return writeFile(out, page)
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return fmt.Errorf("--output: %w", err)
-	}
-	names := make([]string, len(docs))
-	seen := map[string]int{}
-	for i := range docs {
-		d := &docs[i]
-		name := report.FileName(d.AppID, d.AttemptID)
-		if n := seen[name]; n > 0 { // two logs of the same attempt: keep both pages
-			name = fmt.Sprintf("%s-%d.html", name[:len(name)-len(".html")], n+1)
-		}
-		seen[report.FileName(d.AppID, d.AttemptID)]++
-		names[i] = name
-	}
-	// Pages are rendered and written on the same pool as the reading (each
-	// to its own file: writing is copying into the page cache, CPU work
-	// like the rendering); the index lists them in the order of the
-	// inputs, and the first failure in that order is the one reported.
-	workers, err := c.analyze.workers()
+	page, err := renderPage(&docs[0])
 	if err != nil {
 		return err
 	}
-	type written struct {
-		row report.Summary
-		err error
+	if out == "-" {
+		_, err = c.analyze.out.Write(page)
+	} else {
+		err = writeFile(out, page)
 	}
-	render := func(i int) written {
-		d := &docs[i]
-		page, err := renderPage(d)
-		if err == nil {
-			err = writeFile(filepath.Join(out, names[i]), page)
-		}
-		if err != nil {
-			return written{err: err}
-		}
-		row := report.Summarize(&d.Report)
-		row.Href = names[i]
-		return written{row: row}
+	return cmp.Or(err, status)
+}
+
+// writeDir writes one page per application attempt into dir, and an index
+// listing them in the order of the inputs. Each page is rendered and
+// written by the worker that read its log, as soon as it is read, so no
+// document waits for the others (the index needs only a summary row):
+// written under a temporary name, it is renamed in the order of the inputs,
+// which decides the names of two pages of the same attempt exactly as
+// reading the logs one after the other does.
+func (c *reportCommand) writeDir(ctx context.Context, dir string) error {
+	pages := pageFiles{dir: dir, temps: map[string]bool{}}
+	defer pages.removeTemps()
+	var rows []report.Summary
+	sink := &docSink{
+		prepare: func(doc appdoc.Doc) (any, error) { return pages.write(&doc) },
+		emit: func(v any) error {
+			p := v.(writtenPage)
+			row, err := pages.keep(p)
+			rows = append(rows, row)
+			return err
+		},
 	}
-	rows := make([]report.Summary, 0, len(docs))
-	var failed error
-	inorder.Each(len(docs), workers, 0, render, func(i int, r written) bool {
-		if r.err != nil {
-			failed = r.err
-			return false
-		}
-		rows = append(rows, r.row)
-		return true
-	})
-	if failed != nil {
-		return failed
+	_, status, err := c.analyze.readAll(ctx, "report", sink)
+	if err != nil || len(rows) == 0 {
+		return cmp.Or(err, status)
 	}
 	var index bytes.Buffer
 	if err := report.WriteIndex(&index, report.Index{Title: "Spark applications", Apps: rows}); err != nil {
 		return err
 	}
-	if err := writeFile(filepath.Join(out, "index.html"), index.Bytes()); err != nil {
+	if err := writeFile(filepath.Join(dir, "index.html"), index.Bytes()); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.analyze.errOut, "sparkglance report: %d page(s) and index.html in %s\n", len(docs), out)
-	return nil
+	fmt.Fprintf(c.analyze.errOut, "sparkglance report: %d page(s) and index.html in %s\n", len(rows), dir)
+	return status
+}
+
+// pageFiles writes the pages of a report directory.
+type pageFiles struct {
+	dir      string
+	mkdir    sync.Once
+	mkdirErr error
+	mu       sync.Mutex
+	temps    map[string]bool // written, not renamed yet
+	seq      int
+	seen     map[string]int // final names given, in the order of the inputs
+}
+
+// writtenPage is a page written under a temporary name.
+type writtenPage struct {
+	temp, name string // name: the page's name before any suffix for a repeat
+	row        report.Summary
+}
+
+// write renders doc's page and writes it under a temporary name.
+func (f *pageFiles) write(doc *appdoc.Doc) (writtenPage, error) {
+	f.mkdir.Do(func() {
+		if err := os.MkdirAll(f.dir, 0o755); err != nil {
+			f.mkdirErr = fmt.Errorf("--output: %w", err)
+		}
+	})
+	if f.mkdirErr != nil {
+		return writtenPage{}, f.mkdirErr
+	}
+	page, err := renderPage(doc)
+	if err != nil {
+		return writtenPage{}, err
+	}
+	f.mu.Lock()
+	f.seq++
+	temp := filepath.Join(f.dir, fmt.Sprintf(".sparkglance-page-%d.tmp", f.seq))
+	f.temps[temp] = true
+	f.mu.Unlock()
+	if err := writeFile(temp, page); err != nil {
+		return writtenPage{}, err
+	}
+	return writtenPage{temp: temp, name: report.FileName(doc.AppID, doc.AttemptID), row: report.Summarize(&doc.Report)}, nil
+}
+
+// keep gives a written page its final name, in the order of the inputs: a
+// second page of the same attempt (two logs of it) is kept as name-2.html.
+func (f *pageFiles) keep(p writtenPage) (report.Summary, error) {
+	if f.seen == nil {
+		f.seen = map[string]int{}
+	}
+	name := p.name
+	if n := f.seen[p.name]; n > 0 {
+		name = fmt.Sprintf("%s-%d.html", strings.TrimSuffix(name, ".html"), n+1)
+	}
+	f.seen[p.name]++
+	if err := os.Rename(p.temp, filepath.Join(f.dir, name)); err != nil {
+		return report.Summary{}, fmt.Errorf("--output: %w", err)
+	}
+	f.mu.Lock()
+	delete(f.temps, p.temp)
+	f.mu.Unlock()
+	p.row.Href = name
+	return p.row, nil
+}
+
+// removeTemps removes the pages written but never kept (the command
+// stopped early: interrupted, or a write failed).
+func (f *pageFiles) removeTemps() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for temp := range f.temps {
+		os.Remove(temp)
+	}
 }
 
 // renderPage embeds the document analyze --json would print.
