@@ -51,6 +51,15 @@ type Decoder struct {
 	intern *internTable
 	// accNames caches accumulator names by ID (see accumulableFast).
 	accNames *[accNameSlots]accName
+	// repeats are the task sub-objects last decoded (see repeat).
+	repeats struct {
+		endReason       repeat[TaskEndReason]
+		executorMetrics repeat[[]NamedValue]
+		shuffleRead     repeat[ShuffleReadMetrics]
+		shuffleWrite    repeat[ShuffleWriteMetrics]
+		input           repeat[InputMetrics]
+		output          repeat[OutputMetrics]
+	}
 	// orders predict the keys of the objects every task line repeats.
 	orders struct {
 		taskEnd, taskStart, taskInfo, taskMetrics, endReason   keyOrder

@@ -24,11 +24,23 @@ func (d *Decoder) taskEnd(more bool) Event {
 		case "Task Type":
 			ev.TaskType = d.istr()
 		case "Task End Reason":
+			if r, ok := sameAsLast(d, &d.repeats.endReason); ok {
+				ev.Reason = r
+				continue
+			}
+			start := d.pos
 			d.taskEndReason(&ev.Reason)
+			remember(d, &d.repeats.endReason, start, ev.Reason)
 		case "Task Info":
 			d.taskInfo(&ev.Task)
 		case "Task Executor Metrics":
+			if v, ok := sameAsLast(d, &d.repeats.executorMetrics); ok {
+				ev.ExecutorMetrics = v // shared with the last TaskEnd's: events are read-only
+				continue
+			}
+			start := d.pos
 			ev.ExecutorMetrics = d.namedValues()
+			remember(d, &d.repeats.executorMetrics, start, ev.ExecutorMetrics)
 		case "Task Metrics":
 			if d.null() {
 				ev.Metrics = nil
@@ -293,13 +305,37 @@ func (d *Decoder) taskMetrics(m *TaskMetrics) {
 		case "Disk Bytes Spilled":
 			m.DiskBytesSpilled = d.int64()
 		case "Shuffle Read Metrics":
+			if v, ok := sameAsLast(d, &d.repeats.shuffleRead); ok {
+				m.ShuffleRead = v
+				continue
+			}
+			start := d.pos
 			d.shuffleRead(&m.ShuffleRead)
+			remember(d, &d.repeats.shuffleRead, start, m.ShuffleRead)
 		case "Shuffle Write Metrics":
+			if v, ok := sameAsLast(d, &d.repeats.shuffleWrite); ok {
+				m.ShuffleWrite = v
+				continue
+			}
+			start := d.pos
 			d.shuffleWrite(&m.ShuffleWrite)
+			remember(d, &d.repeats.shuffleWrite, start, m.ShuffleWrite)
 		case "Input Metrics":
+			if v, ok := sameAsLast(d, &d.repeats.input); ok {
+				m.Input = v
+				continue
+			}
+			start := d.pos
 			d.inputMetrics(&m.Input)
+			remember(d, &d.repeats.input, start, m.Input)
 		case "Output Metrics":
+			if v, ok := sameAsLast(d, &d.repeats.output); ok {
+				m.Output = v
+				continue
+			}
+			start := d.pos
 			d.outputMetrics(&m.Output)
+			remember(d, &d.repeats.output, start, m.Output)
 		default: // "Updated Blocks", "Host Name", push-based shuffle, …
 			d.skipValue()
 		}

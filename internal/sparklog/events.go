@@ -234,7 +234,7 @@ type TaskEnd struct {
 	TaskType        string // "ResultTask" / "ShuffleMapTask"
 	Reason          TaskEndReason
 	Task            TaskInfo
-	ExecutorMetrics []NamedValue // "Task Executor Metrics": peak values
+	ExecutorMetrics []NamedValue // "Task Executor Metrics": peak values; may be shared with other TaskEnds (read-only)
 	Metrics         *TaskMetrics // nil when "Task Metrics" is absent
 }
 

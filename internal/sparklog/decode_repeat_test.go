@@ -1,0 +1,65 @@
+package sparklog
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// One decoder reads task lines whose sub-objects repeat the line before's,
+// then change inside, around or after them: every line decodes as the
+// reference decodes it (or fails where it fails), and a repeated value is
+// taken from the line before rather than read again.
+func TestDecoderRepeatsAcrossLines(t *testing.T) {
+	const reason = `"Task End Reason":{"Reason":"Success"}`
+	const peaks = `"Task Executor Metrics":{"JVMHeapMemory":0,"JVMOffHeapMemory":0,"TotalGCTime":0}`
+	const metrics = `"Task Metrics":{"Executor Run Time":100,"Shuffle Read Metrics":{"Remote Blocks Fetched":0,"Local Blocks Fetched":0,"Push Based Shuffle":{"Merged Fetch Fallback Count":0}},"Shuffle Write Metrics":{"Shuffle Bytes Written":0,"Shuffle Write Time":0,"Shuffle Records Written":0},"Input Metrics":{"Bytes Read":0,"Records Read":0},"Output Metrics":{"Bytes Written":0,"Records Written":0},"Updated Blocks":[]}`
+	head := `{"Event":"SparkListenerTaskEnd","Stage ID":1,"Stage Attempt ID":0,"Task Type":"ResultTask",`
+	line := func(r, p, m string) string { return head + r + `,` + p + `,` + m + `}` }
+	cases := []struct {
+		name, line string
+		ok         bool
+	}{
+		{"first", line(reason, peaks, metrics), true},
+		{"same", line(reason, peaks, metrics), true},
+		{"peak changed", line(reason, strings.Replace(peaks, `"TotalGCTime":0`, `"TotalGCTime":7`, 1), metrics), true},
+		{"peak back", line(reason, peaks, metrics), true},
+		{"one more key at the end", line(reason, strings.Replace(peaks, `}`, `,"MinorGCCount":1}`, 1), metrics), true},
+		{"one key fewer", line(reason, strings.Replace(peaks, `,"TotalGCTime":0`, ``, 1), metrics), true},
+		{"shuffle read changed", line(reason, peaks, strings.Replace(metrics, `"Local Blocks Fetched":0`, `"Local Blocks Fetched":3`, 1)), true},
+		{"only the skipped part changed", line(reason, peaks, strings.Replace(metrics, `Count":0`, `Count":9`, 1)), true},
+		{"write, input, output changed", line(reason, peaks, strings.NewReplacer(`"Shuffle Write Time":0`, `"Shuffle Write Time":5`, `"Records Read":0`, `"Records Read":2`, `"Records Written":0`, `"Records Written":4`).Replace(metrics)), true},
+		{"same again", line(reason, peaks, metrics), true},
+		{"whitespace before a value", line(strings.Replace(reason, `:{`, `: {`, 1), strings.Replace(peaks, `:{`, ` :{`, 1), metrics), true},
+		{"reason changed", line(`"Task End Reason":{"Reason":"TaskKilled","Kill Reason":"stage cancelled"}`, peaks, metrics), true},
+		{"null metrics", line(reason, `"Task Executor Metrics":null`, `"Task Metrics":null`), true},
+		{"null again", line(reason, `"Task Executor Metrics":null`, `"Task Metrics":null`), true},
+		{"repeated key: the last wins", line(reason, peaks+`,`+strings.Replace(peaks, `"JVMHeapMemory":0`, `"JVMHeapMemory":12`, 1), metrics), true},
+		{"same, then broken after", line(reason, peaks, metrics)[:len(line(reason, peaks, metrics))-1] + `,}`, false},
+		{"same prefix, object not closed", head + reason + `,` + strings.TrimSuffix(peaks, `}`), false},
+		{"same value, then garbage", line(reason, `"Task Executor Metrics":nullx`, metrics), false},
+		{"last", line(reason, peaks, metrics), true},
+	}
+	d := NewDecoder()
+	var last *TaskEnd
+	for _, tc := range cases {
+		got, err := d.Decode([]byte(tc.line))
+		want, werr := refDecode([]byte(tc.line))
+		if (err == nil) != tc.ok || (werr == nil) != tc.ok {
+			t.Fatalf("%s: error %v, reference error %v, want ok=%v", tc.name, err, werr, tc.ok)
+		}
+		if !tc.ok {
+			continue
+		}
+		if diff := firstDiff(got.EventType(), reflect.ValueOf(got), reflect.ValueOf(want)); diff != "" {
+			t.Errorf("%s: %s", tc.name, diff)
+		}
+		end := got.(*TaskEnd)
+		if tc.name == "same" || tc.name == "same again" {
+			if &end.ExecutorMetrics[0] != &last.ExecutorMetrics[0] {
+				t.Errorf("%s: the executor metrics were read again instead of taken from the line before", tc.name)
+			}
+		}
+		last = end
+	}
+}
