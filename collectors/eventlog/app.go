@@ -87,7 +87,7 @@ func newTrackedApp(w *Watcher, l sparklog.Log) *trackedApp {
 	}
 	a.running.Store(l.InProgress)
 	a.foundDone = !l.InProgress
-	a.follower = sparklog.NewFollower(l, a, sparklog.Options{SQLAccumulablesOnly: true})
+	a.follower = sparklog.NewFollower(l, a, sparklog.Options{SQLUpdatesOnly: true})
 	return a
 }
 
@@ -330,7 +330,7 @@ func (a *trackedApp) restart(why string) {
 		a.replaced = v
 	}
 	l := a.follower.Log()
-	a.follower = sparklog.NewFollower(l, a, sparklog.Options{SQLAccumulablesOnly: true})
+	a.follower = sparklog.NewFollower(l, a, sparklog.Options{SQLUpdatesOnly: true})
 	a.startAnalysis()
 	a.execs = map[string]*execTotals{}
 	a.user, a.started, a.prev, a.bytesSeen = "", false, nil, 0

@@ -55,7 +55,7 @@ func Read(ctx context.Context, l sparklog.Log, cfg analysis.Config, progress fun
 	if err := ctx.Err(); err != nil {
 		return doc, fmt.Errorf("%s: %w", l.Path, err)
 	}
-	stats, err := sparklog.ReadContext(ctx, l, h, sparklog.Options{OnProgress: progress, SQLAccumulablesOnly: true})
+	stats, err := sparklog.ReadContext(ctx, l, h, sparklog.Options{OnProgress: progress, SQLUpdatesOnly: true})
 	if err != nil {
 		return doc, fmt.Errorf("%s: %w", l.Path, err)
 	}

@@ -203,7 +203,7 @@ func readApp(l sparklog.Log, cfg analysis.Config, problem func(sparklog.Problem)
 		},
 		OnProblem: problem,
 	}
-	if _, err := sparklog.Read(l, h, sparklog.Options{SQLAccumulablesOnly: true}); err != nil {
+	if _, err := sparklog.Read(l, h, sparklog.Options{SQLUpdatesOnly: true}); err != nil {
 		return nil, err
 	}
 	if !started {

@@ -31,11 +31,11 @@ func DecodeLine(line []byte) (Event, error) {
 	return decodePooled(line, false)
 }
 
-// decodePooled decodes line on a pooled Decoder, keeping only the SQL
-// accumulables if sqlOnly.
+// decodePooled decodes line on a pooled Decoder, giving Accumulables lists
+// as their SQL updates if sqlOnly.
 func decodePooled(line []byte, sqlOnly bool) (Event, error) {
 	d := decoderPool.Get().(*Decoder)
-	d.sqlAccumulablesOnly = sqlOnly
+	d.sqlUpdatesOnly = sqlOnly
 	ev, err := d.Decode(line)
 	decoderPool.Put(d)
 	return ev, err
@@ -69,14 +69,15 @@ type Decoder struct {
 	// starts, -1 on the fast path; any other "Event" key is a duplicate.
 	eventAt int
 	accs    []Accumulable // scratch for Accumulables lists
+	updates []SQLUpdate   // scratch for them as SQL updates
 	named   []NamedValue  // scratch for metric maps
 	// lastNames are the distinct names of the last metric map, in order.
 	lastNames []string
 	// planNodes counts the plan nodes built for the current line.
 	planNodes int
-	// sqlAccumulablesOnly drops the accumulables without Metadata "sql"
-	// (Options.SQLAccumulablesOnly).
-	sqlAccumulablesOnly bool
+	// sqlUpdatesOnly gives Accumulables lists as their SQL updates
+	// (Options.SQLUpdatesOnly).
+	sqlUpdatesOnly bool
 }
 
 // NewDecoder returns a Decoder with an empty string table.

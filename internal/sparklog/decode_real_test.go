@@ -11,7 +11,8 @@ import (
 
 // TestDecodeLineMatchesReference decodes every line of every plain real log
 // and a sample of the zstd ones with both decoders, field by field, and
-// checks that together the logs exercise every field of every typed event.
+// checks that together the logs exercise every field of every typed event;
+// then again as Options.SQLUpdatesOnly decodes them.
 func TestDecodeLineMatchesReference(t *testing.T) {
 	cov := coverage{}
 	check := func(rel string, n int, line []byte) {
@@ -23,6 +24,17 @@ func TestDecodeLineMatchesReference(t *testing.T) {
 		}
 		if d := firstDiff(got.EventType(), reflect.ValueOf(got), reflect.ValueOf(want)); d != "" {
 			t.Errorf("%s:%d: fast vs reference: %s", rel, n, d)
+		}
+		cov.add(reflect.ValueOf(got))
+		// As a reader feeding the analysis decodes it.
+		got, err = decodePooled(line, true)
+		asSQLUpdates(reflect.ValueOf(want))
+		if err != nil {
+			t.Errorf("%s:%d: with SQL updates only: %v", rel, n, err)
+			return
+		}
+		if d := firstDiff(got.EventType(), reflect.ValueOf(got), reflect.ValueOf(want)); d != "" {
+			t.Errorf("%s:%d: fast with SQL updates only vs reference: %s", rel, n, d)
 		}
 		cov.add(reflect.ValueOf(got))
 	}

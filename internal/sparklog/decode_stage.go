@@ -60,7 +60,7 @@ func (d *Decoder) stageInfo(st *StageInfo) {
 		case "Resource Profile Id":
 			st.ResourceProfileID = d.int()
 		case "Accumulables":
-			st.Accumulables = d.accumulables()
+			st.Accumulables, st.SQLUpdates = d.accumulables()
 		default:
 			d.skipValue()
 		}

@@ -129,7 +129,7 @@ func (d *Decoder) taskInfo(t *TaskInfo) {
 		case "Killed":
 			t.Killed = d.boolean()
 		case "Accumulables":
-			t.Accumulables = d.accumulables()
+			t.Accumulables, t.SQLUpdates = d.accumulables()
 		default:
 			d.skipValue()
 		}
@@ -137,29 +137,48 @@ func (d *Decoder) taskInfo(t *TaskInfo) {
 }
 
 // accumulables decodes a list into scratch, then copies it out at its exact
-// length: one allocation per list.
-func (d *Decoder) accumulables() []Accumulable {
+// length: one allocation per list. With sqlUpdatesOnly the list is given
+// as its SQL updates instead.
+func (d *Decoder) accumulables() ([]Accumulable, []SQLUpdate) {
 	more := d.arrayStart()
 	if !more {
-		return nil
+		return nil, nil
+	}
+	if d.sqlUpdatesOnly {
+		return nil, d.sqlUpdates(more)
 	}
 	start := len(d.accs)
 	for ; more; more = d.arrayNext() {
 		d.accs = append(d.accs, Accumulable{})
-		a := &d.accs[len(d.accs)-1]
-		if !d.accumulableFast(a) {
+		if a := &d.accs[len(d.accs)-1]; !d.accumulableFast(a) {
 			d.accumulable(a)
 		}
-		if d.sqlAccumulablesOnly && a.Metadata != "sql" {
-			d.accs = d.accs[:len(d.accs)-1]
-		}
-	}
-	if len(d.accs) == start {
-		return nil
 	}
 	out := make([]Accumulable, len(d.accs)-start)
 	copy(out, d.accs[start:])
 	d.accs = d.accs[:start]
+	return out, nil
+}
+
+// sqlUpdates decodes the rest of a list whose first entry is at the
+// cursor, keeping the SQL updates of its entries.
+func (d *Decoder) sqlUpdates(more bool) []SQLUpdate {
+	start := len(d.updates)
+	for ; more; more = d.arrayNext() {
+		var a Accumulable
+		if !d.accumulableFast(&a) {
+			d.accumulable(&a)
+		}
+		if u, ok := a.SQLUpdate(); ok {
+			d.updates = append(d.updates, u)
+		}
+	}
+	if len(d.updates) == start {
+		return nil
+	}
+	out := make([]SQLUpdate, len(d.updates)-start)
+	copy(out, d.updates[start:])
+	d.updates = d.updates[:start]
 	return out
 }
 

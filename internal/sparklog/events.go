@@ -166,6 +166,7 @@ type StageInfo struct {
 	FailureReason     string // "" when absent
 	ResourceProfileID int    // "Resource Profile Id"
 	Accumulables      []Accumulable
+	SQLUpdates        []SQLUpdate // instead of Accumulables, with Options.SQLUpdatesOnly
 }
 
 // StageSubmitted starts a stage attempt.
@@ -195,6 +196,7 @@ type TaskInfo struct {
 	Failed            bool
 	Killed            bool
 	Accumulables      []Accumulable
+	SQLUpdates        []SQLUpdate // instead of Accumulables, with Options.SQLUpdatesOnly
 }
 
 // Accumulable is one entry of an "Accumulables" list. Update and Value hold
@@ -210,6 +212,23 @@ type Accumulable struct {
 	Internal          bool
 	CountFailedValues bool
 	Metadata          string // "sql" for SQL plan metrics
+}
+
+// SQLUpdate is what a SQL metric's accumulable (Metadata "sql", integer
+// values) tells: its update by the task or stage, and its value after it.
+type SQLUpdate struct {
+	ID        int64
+	Update    int64
+	Value     int64
+	HasUpdate bool
+}
+
+// SQLUpdate returns the accumulable as a SQL update, and whether it is one.
+func (a *Accumulable) SQLUpdate() (SQLUpdate, bool) {
+	if a.Metadata != "sql" || !a.Numeric {
+		return SQLUpdate{}, false
+	}
+	return SQLUpdate{ID: a.ID, Update: a.Update, Value: a.Value, HasUpdate: a.HasUpdate}, true
 }
 
 // TaskStart launches a task.

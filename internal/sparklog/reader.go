@@ -45,12 +45,14 @@ type Options struct {
 	// OnProgress, if set, is called every few MiB of input and at the end
 	// of each file, for progress bars over big logs.
 	OnProgress func(Progress)
-	// SQLAccumulablesOnly keeps, of each Accumulables list, only the
-	// entries SQL metrics use (Metadata "sql"); the others are still
-	// validated, then dropped. A reader feeding the analysis sets it: the
-	// internal.metrics.* entries repeat "Task Metrics", and on Databricks
-	// they are half of every TaskEnd's accumulables.
-	SQLAccumulablesOnly bool
+	// SQLUpdatesOnly gives each Accumulables list as its SQL updates
+	// (TaskInfo.SQLUpdates, StageInfo.SQLUpdates; Accumulables stays nil):
+	// the entries still are all read and validated, but only what the SQL
+	// metrics use is kept, in a list without pointers. A reader feeding the
+	// analysis sets it: Databricks writes over a hundred accumulables per
+	// TaskEnd, and their names and flags would be half the garbage of a
+	// read.
+	SQLUpdatesOnly bool
 
 	ctx context.Context // set by ReadContext; checked between blocks
 	// workers decode a finished file's lines: 0 chooses (GOMAXPROCS for a

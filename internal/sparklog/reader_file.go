@@ -376,7 +376,7 @@ func (fo *Follower) handleLine(st *fileState, line []byte, off int64, unterminat
 	if ok {
 		fo.linesAhead++
 	} else {
-		ev, err = decodePooled(line, fo.opts.SQLAccumulablesOnly)
+		ev, err = decodePooled(line, fo.opts.SQLUpdatesOnly)
 	}
 	if err != nil {
 		if st.afterCorrupt {

@@ -120,7 +120,7 @@ type parallelInput struct {
 	quit   chan struct{}
 	wg     sync.WaitGroup
 
-	sqlAccumulablesOnly bool // Options.SQLAccumulablesOnly, for the workers
+	sqlUpdatesOnly bool // Options.SQLUpdatesOnly, for the workers
 
 	cur      *chunk // chunk Read hands out
 	curAt    int    // next byte of cur.buf to hand out
@@ -142,7 +142,7 @@ func (fo *Follower) startParallel(st *fileState, zr *codec.Reader, cnt *counting
 		free:   make(chan *chunk, inFlight),
 		quit:   make(chan struct{}),
 
-		sqlAccumulablesOnly: fo.opts.SQLAccumulablesOnly,
+		sqlUpdatesOnly: fo.opts.SQLUpdatesOnly,
 	}
 	p.wg.Add(1 + workers)
 	go p.produce(cnt, maxLine, chunkSize, inFlight)
@@ -270,7 +270,7 @@ func (c *chunk) split(maxLine int, skipping, terminal bool, carry []byte) ([]byt
 func (p *parallelInput) decode() {
 	defer p.wg.Done()
 	d := NewDecoder()
-	d.sqlAccumulablesOnly = p.sqlAccumulablesOnly
+	d.sqlUpdatesOnly = p.sqlUpdatesOnly
 	for {
 		select {
 		case c := <-p.jobs:

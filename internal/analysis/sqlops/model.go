@@ -94,7 +94,14 @@ func NewModel(opts Options) *Model {
 func (m *Model) Add(ev sparklog.Event) {
 	switch e := ev.(type) {
 	case *sparklog.TaskEnd:
-		m.taskAccumulables(e.Task.Accumulables)
+		for i := range e.Task.Accumulables {
+			if u, ok := e.Task.Accumulables[i].SQLUpdate(); ok {
+				m.taskUpdate(u)
+			}
+		}
+		for _, u := range e.Task.SQLUpdates {
+			m.taskUpdate(u)
+		}
 	case *sparklog.SQLExecutionStart:
 		x := m.exec(e.ExecutionID)
 		x.description, x.start = e.Description, e.Time
@@ -127,21 +134,16 @@ func (m *Model) Add(ev sparklog.Event) {
 	}
 }
 
-func (m *Model) taskAccumulables(list []sparklog.Accumulable) {
-	for i := range list {
-		ac := &list[i]
-		if ac.Metadata != "sql" || !ac.Numeric {
-			continue
-		}
-		a := m.accum(ac.ID)
-		if a == nil {
-			continue
-		}
-		if ac.HasUpdate {
-			a.add(ac.Update, false)
-		}
-		a.last, a.hasLast = ac.Value, true
+// taskUpdate folds a task's update of a SQL metric.
+func (m *Model) taskUpdate(u sparklog.SQLUpdate) {
+	a := m.accum(u.ID)
+	if a == nil {
+		return
 	}
+	if u.HasUpdate {
+		a.add(u.Update, false)
+	}
+	a.last, a.hasLast = u.Value, true
 }
 
 // accum finds an accumulator's state, pending if no plan names it yet;
