@@ -51,6 +51,8 @@ type Decoder struct {
 	intern *internTable
 	// accNames caches accumulator names by ID (see accumulableFast).
 	accNames *[accNameSlots]accName
+	// accShapes are the entries of the last Accumulables list (accShape).
+	accShapes []accShape
 	// repeats are the task sub-objects last decoded (see repeat).
 	repeats struct {
 		endReason       repeat[TaskEndReason]

@@ -1,6 +1,9 @@
 package sparklog
 
-import "encoding/binary"
+import (
+	"bytes"
+	"encoding/binary"
+)
 
 // Accumulables are most of a task's line (a Databricks TaskEnd carries
 // hundreds, and they are nine tenths of nds_q88's bytes), and Spark writes
@@ -61,8 +64,17 @@ func word32At(b []byte, p int, w uint32) bool {
 }
 
 // accumulableFast decodes the accumulable at the cursor if it is written
-// exactly as Spark writes it, and reports whether it did.
-func (d *Decoder) accumulableFast(a *Accumulable) bool {
+// exactly as Spark writes it, and reports whether it did and where its
+// Update value starts and its Value ends (-1 when either is absent).
+func (d *Decoder) accumulableFast(a *Accumulable) (updAt, valEnd int, ok bool) {
+	updAt, valEnd = -1, -1
+	if !d.accumulableFastAt(a, &updAt, &valEnd) {
+		return 0, 0, false
+	}
+	return updAt, valEnd, true
+}
+
+func (d *Decoder) accumulableFastAt(a *Accumulable, updAt, valEnd *int) bool {
 	b := d.buf
 	p := d.pos
 	if !word32At(b, p, wordID) || len(b)-p < 6 || b[p+4] != '"' || b[p+5] != ':' {
@@ -80,6 +92,7 @@ func (d *Decoder) accumulableFast(a *Accumulable) bool {
 	}
 	var updNum, valNum, hasVal bool
 	if keyAt(b, p, keyUpdateLen, keyUpdateHead, keyUpdateTail) {
+		*updAt = p + keyUpdateLen
 		if out.Update, updNum, p, ok = flexIntAt(b, p+keyUpdateLen); !ok {
 			return false
 		}
@@ -89,6 +102,7 @@ func (d *Decoder) accumulableFast(a *Accumulable) bool {
 		if out.Value, valNum, p, ok = flexIntAt(b, p+keyValueLen); !ok {
 			return false
 		}
+		*valEnd = p
 		hasVal = true
 	}
 	if keyAt(b, p, keyInternalLen, keyInternalHead, keyInternalTail) {
@@ -221,4 +235,74 @@ func boolAt(b []byte, p int) (bool, int, bool) {
 		return false, p + 5, true
 	}
 	return false, 0, false
+}
+
+// Within a stage, the k-th accumulable of a task's list is nearly always
+// the k-th of the last task's, written with the same bytes but for its
+// Update and Value: the same ID, name, flags and metadata. An accShape
+// keeps the bytes of the k-th entry of the last list before its Update
+// value (from its opening brace) and after its Value (to its closing
+// brace), and what they decoded to; an entry that begins and ends with
+// exactly those bytes around two values is that entry with those values,
+// found with two comparisons and the two numbers read. (The values are
+// read as accumulableFast reads them, so each ends where it would there;
+// the rest, as for repeat, is bytes whose meaning does not depend on what
+// follows them.)
+type accShape struct {
+	head, tail []byte
+	acc        Accumulable // without its Update and Value
+}
+
+// maxAccShapes bounds the positions remembered: a list rarely has more.
+const maxAccShapes = 1024
+
+// accumulableAt decodes the accumulable at the cursor, the k-th of its
+// list, into a.
+func (d *Decoder) accumulableAt(k int, a *Accumulable) {
+	if k < len(d.accShapes) && d.accumulableAsShape(&d.accShapes[k], a) {
+		return
+	}
+	start := d.pos
+	updAt, valEnd, ok := d.accumulableFast(a)
+	if !ok {
+		d.accumulable(a)
+	}
+	if k >= maxAccShapes {
+		return
+	}
+	for len(d.accShapes) <= k {
+		d.accShapes = append(d.accShapes, accShape{})
+	}
+	s := &d.accShapes[k]
+	if !ok || updAt < 0 || valEnd < 0 || d.pos-start > maxRepeat {
+		s.head = s.head[:0] // not one to predict from
+		return
+	}
+	s.head = append(s.head[:0], d.buf[start:updAt]...)
+	s.tail = append(s.tail[:0], d.buf[valEnd:d.pos]...)
+	s.acc = *a
+	s.acc.Update, s.acc.Value = 0, 0
+}
+
+// accumulableAsShape decodes the accumulable at the cursor if it is
+// written as s around its two values.
+func (d *Decoder) accumulableAsShape(s *accShape, a *Accumulable) bool {
+	b, p := d.buf, d.pos
+	if len(s.head) == 0 || !bytes.HasPrefix(b[p:], s.head) {
+		return false
+	}
+	upd, updNum, p, ok := flexIntAt(b, p+len(s.head))
+	if !ok || !keyAt(b, p, keyValueLen, keyValueHead, keyValueTail) {
+		return false
+	}
+	val, valNum, p, ok := flexIntAt(b, p+keyValueLen)
+	if !ok || !bytes.HasPrefix(b[p:], s.tail) {
+		return false
+	}
+	*a = s.acc
+	if a.Numeric = updNum && valNum; a.Numeric {
+		a.Update, a.Value = upd, val
+	}
+	d.pos = p + len(s.tail)
+	return true
 }

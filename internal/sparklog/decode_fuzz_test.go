@@ -90,3 +90,41 @@ func seedLines(t testing.TB) [][]byte {
 	}
 	return out
 }
+
+// FuzzDecodeAfterLine checks what a Decoder carries from one line to the
+// next (predicted keys, repeated sub-objects, accumulable shapes, name
+// caches): the second line, decoded right after the first by the same
+// Decoder, is accepted exactly when the reference accepts it and decodes
+// as the reference decodes it, with all accumulables or as SQL updates.
+func FuzzDecodeAfterLine(f *testing.F) {
+	seeds := seedLines(f)
+	for i, line := range seeds {
+		f.Add(line, line, false)
+		f.Add(seeds[(i+1)%len(seeds)], line, true)
+	}
+	f.Fuzz(func(t *testing.T, first, second []byte, sqlOnly bool) {
+		d := NewDecoder()
+		d.sqlUpdatesOnly = sqlOnly
+		d.Decode(first) // whatever it gives, only what it leaves behind matters
+		ev, err := d.Decode(second)
+		if !json.Valid(second) || !utf8.Valid(second) {
+			if err == nil && !json.Valid(second) {
+				t.Fatalf("accepted invalid JSON %q after %q", second, first)
+			}
+			return
+		}
+		want, werr := refDecode(second)
+		if (err == nil) != (werr == nil) {
+			t.Fatalf("error %v, reference error %v, for %q after %q", err, werr, second, first)
+		}
+		if err != nil {
+			return
+		}
+		if sqlOnly {
+			asSQLUpdates(reflect.ValueOf(want))
+		}
+		if d := firstDiff(ev.EventType(), reflect.ValueOf(ev), reflect.ValueOf(want)); d != "" {
+			t.Fatalf("%s\nline %q after %q", d, second, first)
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package sparklog
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -61,5 +62,73 @@ func TestDecoderRepeatsAcrossLines(t *testing.T) {
 			}
 		}
 		last = end
+	}
+}
+
+// One decoder reads task lines whose accumulables follow, then leave, the
+// shapes of the line before's (same ID, name, flags and metadata around
+// new values): every line decodes as the reference decodes it, also as
+// SQL updates, or fails where the reference fails.
+func TestAccumulableShapesAcrossLines(t *testing.T) {
+	acc := func(id int, name, upd, val, tail string) string {
+		return `{"ID":` + fmt.Sprint(id) + `,"Name":"` + name + `","Update":` + upd + `,"Value":` + val + tail + `}`
+	}
+	const sql = `,"Internal":true,"Count Failed Values":true,"Metadata":"sql"`
+	const internal = `,"Internal":true,"Count Failed Values":true`
+	list := func(entries ...string) string {
+		return `{"Event":"SparkListenerTaskEnd","Stage ID":1,"Task Info":{"Task ID":1,"Accumulables":[` + strings.Join(entries, ",") + `]}}`
+	}
+	a := acc(10, "number of output rows", `"5"`, `"105"`, sql)
+	b := acc(11, "internal.metrics.executorRunTime", `7`, `70`, internal)
+	cases := []struct {
+		name, line string
+		ok         bool
+	}{
+		{"first", list(a, b), true},
+		{"new values", list(acc(10, "number of output rows", `"6"`, `"111"`, sql), acc(11, "internal.metrics.executorRunTime", `8`, `78`, internal)), true},
+		{"longer values", list(acc(10, "number of output rows", `"123456789012"`, `"-98765432109876"`, sql), b), true},
+		{"quoted becomes plain", list(acc(10, "number of output rows", `5`, `105`, sql), b), true},
+		{"not an integer", list(acc(10, "number of output rows", `"1.5"`, `"105"`, sql), acc(11, "internal.metrics.executorRunTime", `7.0`, `70`, internal)), true},
+		{"a fraction after the digits", list(acc(10, "number of output rows", `"5"`, `105.5`, sql), b), true},
+		{"other id", list(acc(12, "number of output rows", `"5"`, `"105"`, sql), b), true},
+		{"other name", list(acc(10, "number of files", `"5"`, `"105"`, sql), b), true},
+		{"other name, same length", list(acc(10, "number of output rowz", `"5"`, `"105"`, sql), b), true},
+		{"back to the name", list(a, b), true},
+		{"name longer", list(acc(10, "number of output rows!", `"5"`, `"105"`, sql), b), true},
+		{"flags differ", list(acc(10, "number of output rows", `"5"`, `"105"`, `,"Internal":false,"Count Failed Values":true,"Metadata":"sql"`), b), true},
+		{"metadata gone", list(acc(10, "number of output rows", `"5"`, `"105"`, internal), b), true},
+		{"metadata other", list(acc(10, "number of output rows", `"5"`, `"105"`, `,"Internal":true,"Count Failed Values":true,"Metadata":"sqlx"`), b), true},
+		{"swapped", list(b, a), true},
+		{"back", list(a, b), true},
+		{"no update", list(`{"ID":10,"Name":"number of output rows","Value":"105"`+sql+`}`, b), true},
+		{"back again", list(a, b), true},
+		{"shorter", list(a), true},
+		{"longer", list(a, b, a, b), true},
+		{"escaped name", list(acc(10, `number of output \u0072ows`, `"5"`, `"105"`, sql), b), true},
+		{"whitespace", list(strings.Replace(a, `"Update":`, `"Update": `, 1), b), true},
+		{"same head, value cut", list(`{"ID":10,"Name":"number of output rows","Update":"5`, b), false},
+		{"same head, tail cut", list(acc(10, "number of output rows", `"5"`, `"105"`, `,"Internal":true`)+`,"Count Failed`, b), false},
+		{"same head and values, tail broken", list(strings.Replace(a, `"sql"}`, `"sql"]`, 1), b), false},
+		{"last", list(a, b), true},
+	}
+	for _, sqlOnly := range []bool{false, true} {
+		d := NewDecoder()
+		d.sqlUpdatesOnly = sqlOnly
+		for _, tc := range cases {
+			got, err := d.Decode([]byte(tc.line))
+			want, werr := refDecode([]byte(tc.line))
+			if (err == nil) != tc.ok || (werr == nil) != tc.ok {
+				t.Fatalf("%s (SQL updates only %v): error %v, reference error %v, want ok=%v", tc.name, sqlOnly, err, werr, tc.ok)
+			}
+			if !tc.ok {
+				continue
+			}
+			if sqlOnly {
+				asSQLUpdates(reflect.ValueOf(want))
+			}
+			if diff := firstDiff(got.EventType(), reflect.ValueOf(got), reflect.ValueOf(want)); diff != "" {
+				t.Errorf("%s (SQL updates only %v): %s", tc.name, sqlOnly, diff)
+			}
+		}
 	}
 }

@@ -148,11 +148,9 @@ func (d *Decoder) accumulables() ([]Accumulable, []SQLUpdate) {
 		return nil, d.sqlUpdates(more)
 	}
 	start := len(d.accs)
-	for ; more; more = d.arrayNext() {
+	for k := 0; more; more, k = d.arrayNext(), k+1 {
 		d.accs = append(d.accs, Accumulable{})
-		if a := &d.accs[len(d.accs)-1]; !d.accumulableFast(a) {
-			d.accumulable(a)
-		}
+		d.accumulableAt(k, &d.accs[len(d.accs)-1])
 	}
 	out := make([]Accumulable, len(d.accs)-start)
 	copy(out, d.accs[start:])
@@ -164,11 +162,9 @@ func (d *Decoder) accumulables() ([]Accumulable, []SQLUpdate) {
 // cursor, keeping the SQL updates of its entries.
 func (d *Decoder) sqlUpdates(more bool) []SQLUpdate {
 	start := len(d.updates)
-	for ; more; more = d.arrayNext() {
+	for k := 0; more; more, k = d.arrayNext(), k+1 {
 		var a Accumulable
-		if !d.accumulableFast(&a) {
-			d.accumulable(&a)
-		}
+		d.accumulableAt(k, &a)
 		if u, ok := a.SQLUpdate(); ok {
 			d.updates = append(d.updates, u)
 		}
