@@ -187,37 +187,65 @@ func (a *App) replayWhatIf(r *Report) *WhatIf {
 	}
 	// The driver's time after the last stage is kept as it was.
 	tail := max(r.End-g.lastEnd, 0)
+	replay := func(execs int) int64 {
+		var caps map[int32][]wiStep
+		if allowed != nil {
+			caps = make(map[int32][]wiStep, len(allowed))
+			for i, steps := range allowed {
+				caps[i] = scaleTimeline(steps, execs, peak)
+			}
+		}
+		end, _ := g.simulate(scaleTimeline(alive, execs, peak), caps, r.Start)
+		return end
+	}
 	wall := func(execs int) int64 {
 		end, ok := c.ends[execs]
 		if !ok {
-			var caps map[int32][]wiStep
-			if allowed != nil {
-				caps = make(map[int32][]wiStep, len(allowed))
-				for i, steps := range allowed {
-					caps[i] = scaleTimeline(steps, execs, peak)
-				}
-			}
-			end, _ = g.simulate(scaleTimeline(alive, execs, peak), caps, r.Start)
+			end = replay(execs)
 			c.ends[execs] = end
 		}
 		return max(end-r.Start, 0) + tail
 	}
+	counts := []int{}
+	for _, f := range whatIfFactors {
+		counts = append(counts, max(int(math.Round(f*float64(peak))), 1))
+	}
+	slices.Sort(counts)
+	counts = slices.Compact(counts)
+	// The replays are independent (each reads the graph and keeps its own
+	// state), so the infinite-executor one and those of the fixed factors
+	// run on another goroutine while this one searches for the fewest
+	// executors: on two cores the end of a big application's analysis
+	// waits for about half of them. The results do not depend on which
+	// goroutine computes what.
+	var ahead []int
+	for _, n := range counts {
+		if _, ok := c.ends[n]; !ok && n != peak {
+			ahead = append(ahead, n)
+		}
+	}
+	type critical struct {
+		end  int64
+		path []int32
+	}
+	aheadEnds := make([]int64, len(ahead))
+	var crit *critical
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if c.critical == nil {
+			end, path := g.simulate(nil, nil, r.Start)
+			crit = &critical{end, path}
+		}
+		for i, n := range ahead {
+			aheadEnds[i] = replay(n)
+		}
+	}()
 	predict := func(n int) Prediction {
 		ms := wall(n)
 		return Prediction{Executors: n, Factor: float64(n) / float64(peak), WallMs: ms,
 			ExecutorMs: max(ms-w.DriverMs, 0), CoreHours: coreMs(alive, r.Start, r.Start+ms) * float64(n) / float64(peak) / 3.6e6}
 	}
-
-	if c.critical == nil {
-		end, path := g.simulate(nil, nil, r.Start)
-		cp := g.criticalPath(path)
-		cp.WallMs = end // made relative below
-		c.critical = &cp
-	}
-	w.CriticalPath = *c.critical
-	w.CriticalPath.Stages = slices.Clone(c.critical.Stages)
-	w.CriticalPath.WallMs = max(c.critical.WallMs-r.Start, 0) + tail
-	w.CriticalPath.ExecutorMs = max(w.CriticalPath.WallMs-w.DriverMs, 0)
 
 	today := wall(peak)
 	limit := float64(today) * (1 + max(w.Tolerance, 0))
@@ -230,11 +258,22 @@ func (a *App) replayWhatIf(r *Report) *WhatIf {
 			lo = mid + 1
 		}
 	}
-	w.IdealExecutors = hi
-	counts := []int{hi}
-	for _, f := range whatIfFactors {
-		counts = append(counts, max(int(math.Round(f*float64(peak))), 1))
+	<-done
+	for i, n := range ahead {
+		c.ends[n] = aheadEnds[i]
 	}
+	if crit != nil {
+		cp := g.criticalPath(crit.path)
+		cp.WallMs = crit.end // made relative below
+		c.critical = &cp
+	}
+	w.CriticalPath = *c.critical
+	w.CriticalPath.Stages = slices.Clone(c.critical.Stages)
+	w.CriticalPath.WallMs = max(c.critical.WallMs-r.Start, 0) + tail
+	w.CriticalPath.ExecutorMs = max(w.CriticalPath.WallMs-w.DriverMs, 0)
+
+	w.IdealExecutors = hi
+	counts = append(counts, hi)
 	slices.Sort(counts)
 	for _, n := range slices.Compact(counts) {
 		w.Predictions = append(w.Predictions, predict(n))
