@@ -58,14 +58,14 @@ func (c *reportCommand) writeOne(ctx context.Context, out string) error {
 	if len(docs) != 1 {
 		return fmt.Errorf("--output=%s names one page but the inputs hold %d application attempts: give a directory", out, len(docs))
 	}
-	page, err := renderPage(&docs[0])
-	if err != nil {
+	var page bytes.Buffer
+	if err := renderPage(&page, &docs[0]); err != nil {
 		return err
 	}
 	if out == "-" {
-		_, err = c.analyze.out.Write(page)
+		_, err = c.analyze.out.Write(page.Bytes())
 	} else {
-		err = writeFile(out, page)
+		err = writeFile(out, page.Bytes())
 	}
 	return cmp.Or(err, status)
 }
@@ -132,8 +132,10 @@ func (f *pageFiles) write(doc *appdoc.Doc) (writtenPage, error) {
 	if f.mkdirErr != nil {
 		return writtenPage{}, f.mkdirErr
 	}
-	page, err := renderPage(doc)
-	if err != nil {
+	page := pageBuffers.Get().(*bytes.Buffer)
+	defer pageBuffers.Put(page)
+	page.Reset()
+	if err := renderPage(page, doc); err != nil {
 		return writtenPage{}, err
 	}
 	f.mu.Lock()
@@ -141,7 +143,7 @@ func (f *pageFiles) write(doc *appdoc.Doc) (writtenPage, error) {
 	temp := filepath.Join(f.dir, fmt.Sprintf(".sparkglance-page-%d.tmp", f.seq))
 	f.temps[temp] = true
 	f.mu.Unlock()
-	if err := writeFile(temp, page); err != nil {
+	if err := writeFile(temp, page.Bytes()); err != nil {
 		return writtenPage{}, err
 	}
 	return writtenPage{temp: temp, name: report.FileName(doc.AppID, doc.AttemptID), row: report.Summarize(&doc.Report)}, nil
@@ -178,18 +180,25 @@ func (f *pageFiles) removeTemps() {
 	}
 }
 
-// renderPage embeds the document analyze --json would print.
-func renderPage(d *appdoc.Doc) ([]byte, error) {
-	doc, err := json.Marshal(d)
-	if err != nil {
-		return nil, err
+// renderPage writes to page the page embedding the document analyze
+// --json would print.
+func renderPage(page *bytes.Buffer, d *appdoc.Doc) error {
+	doc := pageBuffers.Get().(*bytes.Buffer)
+	defer pageBuffers.Put(doc)
+	doc.Reset()
+	if err := json.NewEncoder(doc).Encode(d); err != nil {
+		return err
 	}
-	var buf bytes.Buffer
-	if err := report.WritePage(&buf, report.Page{Doc: doc}); err != nil {
-		return nil, fmt.Errorf("%s: %w", d.Log, err)
+	if err := report.WritePage(page, report.Page{Doc: doc.Bytes()}); err != nil {
+		return fmt.Errorf("%s: %w", d.Log, err)
 	}
-	return buf.Bytes(), nil
+	return nil
 }
+
+// pageBuffers keep the buffers pages and their documents are rendered in
+// (a few hundred kB each) from one page to the next: writing a directory
+// of small applications' pages otherwise makes most of the garbage.
+var pageBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 func writeFile(path string, b []byte) error {
 	if err := os.WriteFile(path, b, 0o644); err != nil {
