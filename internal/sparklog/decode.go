@@ -254,6 +254,9 @@ func (d *Decoder) finish() error {
 	if cap(d.named) > scratchLimit {
 		d.named = nil
 	}
+	if cap(d.updates) > scratchLimit {
+		d.updates = nil
+	}
 	if cap(d.strBuf) > scratchLimit*16 {
 		d.strBuf = nil
 	}
