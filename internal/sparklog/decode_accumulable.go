@@ -68,51 +68,44 @@ func word32At(b []byte, p int, w uint32) bool {
 // Update value starts and its Value ends (-1 when either is absent).
 func (d *Decoder) accumulableFast(a *Accumulable) (updAt, valEnd int, ok bool) {
 	updAt, valEnd = -1, -1
-	if !d.accumulableFastAt(a, &updAt, &valEnd) {
-		return 0, 0, false
-	}
-	return updAt, valEnd, true
-}
-
-func (d *Decoder) accumulableFastAt(a *Accumulable, updAt, valEnd *int) bool {
 	b := d.buf
 	p := d.pos
 	if !word32At(b, p, wordID) || len(b)-p < 6 || b[p+4] != '"' || b[p+5] != ':' {
-		return false
+		return 0, 0, false
 	}
 	id, p, ok := plainInt(b, p+6)
 	if !ok {
-		return false
+		return 0, 0, false
 	}
 	out := Accumulable{ID: id}
 	if keyAt(b, p, keyNameLen, keyNameHead, keyNameTail) {
 		if out.Name, p, ok = d.accName(b, p+keyNameLen, id); !ok {
-			return false
+			return 0, 0, false
 		}
 	}
 	var updNum, valNum, hasVal bool
 	if keyAt(b, p, keyUpdateLen, keyUpdateHead, keyUpdateTail) {
-		*updAt = p + keyUpdateLen
+		updAt = p + keyUpdateLen
 		if out.Update, updNum, p, ok = flexIntAt(b, p+keyUpdateLen); !ok {
-			return false
+			return 0, 0, false
 		}
 		out.HasUpdate = true
 	}
 	if keyAt(b, p, keyValueLen, keyValueHead, keyValueTail) {
 		if out.Value, valNum, p, ok = flexIntAt(b, p+keyValueLen); !ok {
-			return false
+			return 0, 0, false
 		}
-		*valEnd = p
+		valEnd = p
 		hasVal = true
 	}
 	if keyAt(b, p, keyInternalLen, keyInternalHead, keyInternalTail) {
 		if out.Internal, p, ok = boolAt(b, p+keyInternalLen); !ok {
-			return false
+			return 0, 0, false
 		}
 	}
 	if keyAt(b, p, keyCountLen, keyCountHead, keyCountTail) && binary.LittleEndian.Uint64(b[p+8:]) == keyCountMid {
 		if out.CountFailedValues, p, ok = boolAt(b, p+keyCountLen); !ok {
-			return false
+			return 0, 0, false
 		}
 	}
 	if keyAt(b, p, keyMetadataLen, keyMetadataHead, keyMetadataTail) {
@@ -122,13 +115,13 @@ func (d *Decoder) accumulableFastAt(a *Accumulable, updAt, valEnd *int) bool {
 		} else {
 			end := scanPlain(b, p)
 			if end >= len(b) || b[end] != '"' {
-				return false
+				return 0, 0, false
 			}
 			out.Metadata, p = d.intern.get(b[p:end]), end+1
 		}
 	}
 	if p >= len(b) || b[p] != '}' {
-		return false
+		return 0, 0, false
 	}
 	// Numeric when every value present is an integer, as in accumulable.
 	out.Numeric = (out.HasUpdate || hasVal) && (!out.HasUpdate || updNum) && (!hasVal || valNum)
@@ -137,7 +130,7 @@ func (d *Decoder) accumulableFastAt(a *Accumulable, updAt, valEnd *int) bool {
 	}
 	*a = out
 	d.pos = p + 1
-	return true
+	return updAt, valEnd, true
 }
 
 // accName reads a name without escapes that starts at p, ending at its

@@ -21,24 +21,22 @@ type repeat[T any] struct {
 // maxRepeat bounds the bytes a repeat keeps.
 const maxRepeat = 4 << 10
 
-// sameAsLast moves past the value at the cursor and returns what it
-// decodes to if it is written exactly as r's last one.
-func sameAsLast[T any](d *Decoder, r *repeat[T]) (T, bool) {
-	if len(r.raw) == 0 || !bytes.HasPrefix(d.buf[d.pos:], r.raw) {
-		var zero T
-		return zero, false
+// decodeRepeated decodes the value at the cursor into v with decode,
+// unless it is written exactly as r's last one, which it then takes; it
+// keeps what it decoded, with its bytes, for the next time (unless decoding
+// failed or the bytes are too many).
+func decodeRepeated[T any](d *Decoder, r *repeat[T], v *T, decode func(*Decoder, *T)) {
+	if len(r.raw) > 0 && bytes.HasPrefix(d.buf[d.pos:], r.raw) {
+		d.pos += len(r.raw)
+		*v = r.val
+		return
 	}
-	d.pos += len(r.raw)
-	return r.val, true
-}
-
-// remember keeps the value just decoded from the bytes from start to the
-// cursor, unless decoding failed or they are too many.
-func remember[T any](d *Decoder, r *repeat[T], start int, v T) {
+	start := d.pos
+	decode(d, v)
 	if d.err != nil || d.pos-start > maxRepeat {
 		r.raw = r.raw[:0]
 		return
 	}
 	r.raw = append(r.raw[:0], d.buf[start:d.pos]...)
-	r.val = v
+	r.val = *v
 }

@@ -24,23 +24,12 @@ func (d *Decoder) taskEnd(more bool) Event {
 		case "Task Type":
 			ev.TaskType = d.istr()
 		case "Task End Reason":
-			if r, ok := sameAsLast(d, &d.repeats.endReason); ok {
-				ev.Reason = r
-				continue
-			}
-			start := d.pos
-			d.taskEndReason(&ev.Reason)
-			remember(d, &d.repeats.endReason, start, ev.Reason)
+			decodeRepeated(d, &d.repeats.endReason, &ev.Reason, (*Decoder).taskEndReason)
 		case "Task Info":
 			d.taskInfo(&ev.Task)
 		case "Task Executor Metrics":
-			if v, ok := sameAsLast(d, &d.repeats.executorMetrics); ok {
-				ev.ExecutorMetrics = v // shared with the last TaskEnd's: events are read-only
-				continue
-			}
-			start := d.pos
-			ev.ExecutorMetrics = d.namedValues()
-			remember(d, &d.repeats.executorMetrics, start, ev.ExecutorMetrics)
+			// A repeat shares the last TaskEnd's slice: events are read-only.
+			decodeRepeated(d, &d.repeats.executorMetrics, &ev.ExecutorMetrics, (*Decoder).namedValuesInto)
 		case "Task Metrics":
 			if d.null() {
 				ev.Metrics = nil
@@ -207,6 +196,8 @@ func (d *Decoder) accumulable(a *Accumulable) {
 	}
 }
 
+func (d *Decoder) namedValuesInto(v *[]NamedValue) { *v = d.namedValues() }
+
 // namedValues decodes an object of name → integer (peak executor metrics).
 // Spark writes the same names in the same order on every line, so the
 // names of the last object are tried first, position by position: while
@@ -320,37 +311,13 @@ func (d *Decoder) taskMetrics(m *TaskMetrics) {
 		case "Disk Bytes Spilled":
 			m.DiskBytesSpilled = d.int64()
 		case "Shuffle Read Metrics":
-			if v, ok := sameAsLast(d, &d.repeats.shuffleRead); ok {
-				m.ShuffleRead = v
-				continue
-			}
-			start := d.pos
-			d.shuffleRead(&m.ShuffleRead)
-			remember(d, &d.repeats.shuffleRead, start, m.ShuffleRead)
+			decodeRepeated(d, &d.repeats.shuffleRead, &m.ShuffleRead, (*Decoder).shuffleRead)
 		case "Shuffle Write Metrics":
-			if v, ok := sameAsLast(d, &d.repeats.shuffleWrite); ok {
-				m.ShuffleWrite = v
-				continue
-			}
-			start := d.pos
-			d.shuffleWrite(&m.ShuffleWrite)
-			remember(d, &d.repeats.shuffleWrite, start, m.ShuffleWrite)
+			decodeRepeated(d, &d.repeats.shuffleWrite, &m.ShuffleWrite, (*Decoder).shuffleWrite)
 		case "Input Metrics":
-			if v, ok := sameAsLast(d, &d.repeats.input); ok {
-				m.Input = v
-				continue
-			}
-			start := d.pos
-			d.inputMetrics(&m.Input)
-			remember(d, &d.repeats.input, start, m.Input)
+			decodeRepeated(d, &d.repeats.input, &m.Input, (*Decoder).inputMetrics)
 		case "Output Metrics":
-			if v, ok := sameAsLast(d, &d.repeats.output); ok {
-				m.Output = v
-				continue
-			}
-			start := d.pos
-			d.outputMetrics(&m.Output)
-			remember(d, &d.repeats.output, start, m.Output)
+			decodeRepeated(d, &d.repeats.output, &m.Output, (*Decoder).outputMetrics)
 		default: // "Updated Blocks", "Host Name", push-based shuffle, …
 			d.skipValue()
 		}
