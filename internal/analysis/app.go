@@ -7,6 +7,7 @@ import (
 
 	"github.com/sparkglance/sparkglance/internal/analysis/sqlops"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/workloadkey"
 )
 
 // App analyses one application attempt. Feed it events in log order with
@@ -17,7 +18,8 @@ type App struct {
 	cfg Config
 
 	appID, attemptID, appName, sparkVersion string
-	start, end                              int64 // epoch ms; end is 0 until ApplicationEnd
+	props                                   map[string]string // redacted Spark properties
+	start, end                              int64             // epoch ms; end is 0 until ApplicationEnd
 	ended, hasStart                         bool
 	firstTime, lastTime                     int64 // earliest and latest timestamp seen in any event
 
@@ -245,6 +247,7 @@ func (a *App) AddAt(pos sparklog.Position, ev sparklog.Event) {
 }
 
 func (a *App) environment(e *sparklog.EnvironmentUpdate) {
+	a.props = workloadkey.Redact(e.SparkProperties) // a new map: reports may hold the old one
 	if m, ok := e.SparkProperties["spark.master"]; ok {
 		a.master = m
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sparkglance/sparkglance/internal/analysis/sqlops"
+	"github.com/sparkglance/sparkglance/internal/workloadkey"
 )
 
 // Config chooses the intervals, the core count and the finding thresholds.
@@ -47,6 +48,11 @@ type Config struct {
 	// Energy turns CPU time into energy and carbon; the zero value means
 	// DefaultEnergyModel().
 	Energy EnergyModel
+	// Workload chooses how the report's workload key is derived.
+	Workload workloadkey.Options
+	// Cost prices the allocated core and memory time; CoreHour 0 turns
+	// cost off (Report.Cost nil).
+	Cost CostModel
 }
 
 // Thresholds holds every finding's trigger. DefaultThresholds is the one
@@ -88,6 +94,21 @@ type Thresholds struct {
 	// consecutive batches processed slower than their input arrived or
 	// took longer than the trigger interval.
 	StreamingBehindBatches int
+	// Workload*: workload_regression, a finished run against the median
+	// of its workload's previous runs (package workload checks it). Wall
+	// time regressed at ≥ WallTimeRatio × the baseline and ≥ WallTimeMin
+	// longer; efficiency at ≥ EfficiencyDrop lower; task CPU time,
+	// core-hours and cost at ≥ CostRatio ×; spill (memory or disk) at ≥
+	// SpillRatio × and ≥ SpillMinBytes more. A measure that grew no more
+	// than InputTolerance beyond the input's growth (ratio over input
+	// ratio ≤ 1 + InputTolerance) is explained by the input, not regressed.
+	WorkloadWallTimeRatio  float64
+	WorkloadWallTimeMin    time.Duration
+	WorkloadEfficiencyDrop float64
+	WorkloadCostRatio      float64
+	WorkloadSpillRatio     float64
+	WorkloadSpillMinBytes  float64
+	WorkloadInputTolerance float64
 }
 
 // DefaultConfig returns 10 s intervals and the default finding thresholds.
@@ -100,6 +121,7 @@ func DefaultConfig() Config {
 		SQLMaxPlanNodes:     sqlops.DefaultMaxPlanNodes,
 		StreamingMaxQueries: DefaultStreamingMaxQueries,
 		Energy:              DefaultEnergyModel(),
+		Cost:                DefaultCostModel(),
 	}
 }
 
@@ -128,5 +150,13 @@ func DefaultThresholds() Thresholds {
 		DriverHeapShare:        0.9,
 		DriverGCShare:          0.1,
 		StreamingBehindBatches: 3,
+
+		WorkloadWallTimeRatio:  1.5,
+		WorkloadWallTimeMin:    2 * time.Minute,
+		WorkloadEfficiencyDrop: 0.15,
+		WorkloadCostRatio:      1.5,
+		WorkloadSpillRatio:     2,
+		WorkloadSpillMinBytes:  1 << 30,
+		WorkloadInputTolerance: 0.25,
 	}
 }

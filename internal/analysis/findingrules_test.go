@@ -46,7 +46,7 @@ func TestFindingThresholdsCoverEveryField(t *testing.T) {
 // Every kind constant has exactly one rule with advice and a check.
 func TestEveryFindingKindHasOneRule(t *testing.T) {
 	kinds := []string{KindSingleCoreStage, KindUniformSpill, KindSkewedSpill, KindTaskSkew, KindLowEfficiency, KindGCPressure, KindShuffleWait, KindIdleExecutors,
-		KindStageRetries, KindDriverMemoryPressure, KindExecutorCountOversized, KindStreamingFallingBehind}
+		KindStageRetries, KindDriverMemoryPressure, KindExecutorCountOversized, KindStreamingFallingBehind, KindWorkloadRegression}
 	rules := FindingRules()
 	if len(rules) != len(kinds) {
 		t.Errorf("%d rules for %d kinds", len(rules), len(kinds))
@@ -57,8 +57,20 @@ func TestEveryFindingKindHasOneRule(t *testing.T) {
 			t.Errorf("no rule for %s", k)
 			continue
 		}
-		if r.Advice == "" || len(r.Thresholds) == 0 || (r.checkStage == nil) == (r.checkApp == nil) {
+		if r.Advice == "" || len(r.Thresholds) == 0 || checks(r) != 1 {
 			t.Errorf("rule %s: advice %q, %d thresholds, stage check %v, app check %v", k, r.Advice, len(r.Thresholds), r.checkStage != nil, r.checkApp != nil)
 		}
 	}
+}
+
+// checks counts the ways a rule is checked: its stage check, its app check
+// and another package.
+func checks(r FindingRule) int {
+	n := 0
+	for _, set := range []bool{r.checkStage != nil, r.checkApp != nil, r.CheckedElsewhere != ""} {
+		if set {
+			n++
+		}
+	}
+	return n
 }

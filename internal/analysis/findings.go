@@ -20,6 +20,10 @@ const (
 	// KindStreamingFallingBehind: a streaming query processed its input
 	// slower than it arrived, or its batches outlasted the trigger.
 	KindStreamingFallingBehind = "streaming_falling_behind"
+	// KindWorkloadRegression: a finished run of a recurring workload was
+	// slower, less efficient or costlier than its own baseline (checked by
+	// package workload over the workload's history, not from one report).
+	KindWorkloadRegression = "workload_regression"
 )
 
 // Finding is one diagnosis: what it concerns, the numbers behind it and a
@@ -52,7 +56,8 @@ func stageFinding(s *Stage, numbers map[string]float64) Finding {
 
 // FindingRule is one kind of finding: its thresholds (which become
 // --finding.* flags and the alert rules' numbers), the advice it gives and
-// how it is checked. Exactly one of checkStage and checkApp is set.
+// how it is checked. Exactly one of checkStage and checkApp is set, or
+// neither when CheckedElsewhere names the package that checks it.
 type FindingRule struct {
 	Kind       string
 	Thresholds []Threshold
@@ -61,6 +66,9 @@ type FindingRule struct {
 	// Both return findings without Kind and Advice, which come from the rule.
 	checkStage func(s *Stage, th Thresholds) []Finding
 	checkApp   func(r *Report, th Thresholds) []Finding
+	// CheckedElsewhere names the package that checks a finding one report
+	// cannot tell (workload_regression needs the workload's history).
+	CheckedElsewhere string
 }
 
 // FindingRules returns every application-level finding, in the order the
@@ -200,6 +208,13 @@ var findingRules = []FindingRule{
 		Thresholds: []Threshold{thStreamingBehindBatches},
 		Advice:     "Batches of this streaming query processed rows slower than they arrived, or ran longer than the trigger interval, several times in a row: the backlog grows; add executors or partitions, or lighten the batch (state size, output).",
 		checkApp:   streamingFindings,
+	},
+	{
+		Kind: KindWorkloadRegression,
+		Thresholds: []Threshold{thWorkloadWallTimeRatio, thWorkloadWallTimeMin, thWorkloadEfficiencyDrop, thWorkloadCostRatio,
+			thWorkloadSpillRatio, thWorkloadSpillMinBytes, thWorkloadInputTolerance},
+		Advice:           "This run of a recurring workload was slower, less efficient or costlier than the median of its previous runs: look at what changed since the previous run (properties, Spark version, executors, input) and at the stages that account for most of the difference (`sparkglance compare`).",
+		CheckedElsewhere: "internal/workload",
 	},
 }
 

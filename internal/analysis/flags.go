@@ -61,6 +61,20 @@ var (
 		func(c *Config) any { return &c.Thresholds.IdleFor }}
 	thStreamingBehindBatches = Threshold{"streaming.behind-batches", "streaming_falling_behind: this many consecutive batches processed slower than their input arrived, or longer than the trigger interval.",
 		func(c *Config) any { return &c.Thresholds.StreamingBehindBatches }}
+	thWorkloadWallTimeRatio = Threshold{"workload.wall-time-ratio", "workload_regression: wall time at least this × the workload's baseline…",
+		func(c *Config) any { return &c.Thresholds.WorkloadWallTimeRatio }}
+	thWorkloadWallTimeMin = Threshold{"workload.wall-time-min", "…and at least this much longer.",
+		func(c *Config) any { return &c.Thresholds.WorkloadWallTimeMin }}
+	thWorkloadEfficiencyDrop = Threshold{"workload.efficiency-drop", "workload_regression: efficiency at least this much below the baseline.",
+		func(c *Config) any { return &c.Thresholds.WorkloadEfficiencyDrop }}
+	thWorkloadCostRatio = Threshold{"workload.cost-ratio", "workload_regression: task CPU time, core-hours or cost at least this × the baseline.",
+		func(c *Config) any { return &c.Thresholds.WorkloadCostRatio }}
+	thWorkloadSpillRatio = Threshold{"workload.spill-ratio", "workload_regression: memory or disk spill at least this × the baseline…",
+		func(c *Config) any { return &c.Thresholds.WorkloadSpillRatio }}
+	thWorkloadSpillMinBytes = Threshold{"workload.spill-min-bytes", "…and at least this many bytes more.",
+		func(c *Config) any { return &c.Thresholds.WorkloadSpillMinBytes }}
+	thWorkloadInputTolerance = Threshold{"workload.input-tolerance", "workload_regression: a measure that grew by the input's growth factor within this share is explained by the input, not a regression.",
+		func(c *Config) any { return &c.Thresholds.WorkloadInputTolerance }}
 	thMinStageRunTime = Threshold{"min-stage-run-time", "gc_pressure and shuffle_wait ignore stages whose tasks ran less than this in total.",
 		func(c *Config) any { return &c.Thresholds.MinStageRunTime }}
 )

@@ -7,15 +7,19 @@ import (
 	"strconv"
 
 	"github.com/sparkglance/sparkglance/internal/analysis/sqlops"
+	"github.com/sparkglance/sparkglance/internal/workloadkey"
 )
 
 // Report is a consistent, self-contained snapshot of the analysis: it
 // shares no memory with the App, so it can be handed to another goroutine
 // while Add continues. Times are epoch ms.
 type Report struct {
-	AppID          string `json:"appId"`
-	AttemptID      string `json:"attemptId"`
-	AppName        string `json:"appName"`
+	AppID     string `json:"appId"`
+	AttemptID string `json:"attemptId"`
+	AppName   string `json:"appName"`
+	// Workload is the recurring job this attempt is a run of (package
+	// workloadkey: spark.sparkglance.workload or the normalised name).
+	Workload       string `json:"workload"`
 	SparkVersion   string `json:"sparkVersion"`
 	Start          int64  `json:"start"`
 	End            int64  `json:"end"` // ApplicationEnd, or the last event of a live app
@@ -61,6 +65,11 @@ type Report struct {
 	// counts them all.
 	Problems     []Problem `json:"analysisProblems"`
 	ProblemCount int64     `json:"analysisProblemCount"`
+	// Cost prices the allocation (Config.Cost); nil when cost is off.
+	Cost *Cost `json:"cost,omitempty"`
+	// Properties are the Spark properties, redacted as Spark redacts them.
+	// Shared, never modified: the App replaces the map on an update.
+	Properties map[string]string `json:"-"`
 }
 
 // Interval is one bar of the efficiency chart.
@@ -131,6 +140,9 @@ func (a *App) Report() Report {
 	r.StageRetries = a.stageRetries()
 	r.Driver = a.driverMemory()
 	r.Streaming = a.streamingReport()
+	r.Workload = workloadkey.Of(a.props, a.appName, a.cfg.Workload)
+	r.Properties = a.props
+	r.Cost = a.cost(&r)
 	r.Findings = a.findings(&r)
 	r.Findings = append(r.Findings, sqlFindings(r.SQL, a.cfg.SQLThresholds)...)
 	return r

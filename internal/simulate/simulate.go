@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"regexp"
 	"slices"
@@ -39,6 +40,15 @@ type Config struct {
 	// StreamingBatches, when > 0, adds two Structured Streaming queries of
 	// this many micro-batches each, one falling behind (streaming.go).
 	StreamingBatches int
+	// Properties are extra Spark properties of the environment.
+	Properties map[string]string
+	// SlowStage, when set, makes the stages whose name contains it
+	// SlowFactor times slower (their tasks run that much longer).
+	SlowStage  string
+	SlowFactor float64
+	// WorkScale multiplies every task's duration and bytes (the input
+	// grown by that factor with proportional time); 0 means 1.
+	WorkScale float64
 }
 
 // DefaultConfig is the demo application `make run` analyses.
@@ -276,7 +286,7 @@ func (s *writer) header() {
 	s.emit(s.now, fmt.Sprintf(`{"Event":"SparkListenerBlockManagerAdded","Block Manager ID":{"Executor ID":"driver","Host":"driver-0.sparkglance.local","Port":7079},"Maximum Memory":2101975449,"Timestamp":%d,"Maximum Onheap Memory":2101975449,"Maximum Offheap Memory":0}`, s.now+900))
 	s.emit(s.now, `{"Event":"SparkListenerEnvironmentUpdate","JVM Information":{"Java Home":"/usr/lib/jvm/java-17-openjdk-amd64","Java Version":"17.0.15 (Debian)","Scala Version":"version 2.12.18"},"Spark Properties":{"spark.app.name":`+
 		strconv.Quote(c.AppName)+`,"spark.app.id":`+strconv.Quote(c.AppID)+`,"spark.master":"spark://master.sparkglance.local:7077","spark.executor.cores":"`+strconv.Itoa(c.CoresPerExecutor)+
-		`","spark.executor.memory":"4g","spark.task.cpus":"1","spark.eventLog.enabled":"true","spark.submit.deployMode":"client"`+s.streamingProperties()+`},"Hadoop Properties":{},"System Properties":{"java.vm.name":"OpenJDK 64-Bit Server VM"},"Metrics Properties":{},"Classpath Entries":{}}`)
+		`","spark.executor.memory":"4g","spark.task.cpus":"1","spark.eventLog.enabled":"true","spark.submit.deployMode":"client"`+s.streamingProperties()+s.extraProperties()+`},"Hadoop Properties":{},"System Properties":{"java.vm.name":"OpenJDK 64-Bit Server VM"},"Metrics Properties":{},"Classpath Entries":{}}`)
 	s.emit(s.now, fmt.Sprintf(`{"Event":"SparkListenerApplicationStart","App Name":%s,"App ID":%s,"Timestamp":%d,"User":"spark"}`,
 		strconv.Quote(c.AppName), strconv.Quote(c.AppID), s.now))
 }
@@ -481,6 +491,33 @@ func (s *writer) shape(kind stageKind, index, tasks int) taskShape {
 	}
 }
 
+// scaled applies WorkScale, and SlowFactor to the slow stage.
+func (s *writer) scaled(sh taskShape, stage string) taskShape {
+	f := 1.0
+	if s.cfg.WorkScale > 0 {
+		f = s.cfg.WorkScale
+	}
+	sh.input = int64(float64(sh.input) * f)
+	sh.memSpill = int64(float64(sh.memSpill) * f)
+	sh.diskSpill = int64(float64(sh.diskSpill) * f)
+	sh.shuffleRead = int64(float64(sh.shuffleRead) * f)
+	sh.shuffleWrite = int64(float64(sh.shuffleWrite) * f)
+	if s.cfg.SlowStage != "" && s.cfg.SlowFactor > 0 && strings.Contains(stage, s.cfg.SlowStage) {
+		f *= s.cfg.SlowFactor
+	}
+	sh.durMs = int64(float64(sh.durMs) * f)
+	return sh
+}
+
+// extraProperties renders Config.Properties as JSON members, sorted.
+func (s *writer) extraProperties() string {
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(s.cfg.Properties)) {
+		b.WriteString("," + strconv.Quote(k) + ":" + strconv.Quote(s.cfg.Properties[k]))
+	}
+	return b.String()
+}
+
 // stage runs one attempt of a stage over the given partitions: it
 // schedules the tasks on the free cores of live executors, queues their
 // events and writes the stage's end. With ff the attempt fails at its first
@@ -518,7 +555,7 @@ func (s *writer) stage(id, attempt int, st stageSpec, partitions []int, ff *fetc
 		if failedAt != 0 && at >= failedAt {
 			break // the failed attempt launches no more tasks
 		}
-		sh := s.shape(st.kind, part, st.tasks)
+		sh := s.scaled(s.shape(st.kind, part, st.tasks), st.name)
 		fetchFailed := ff != nil && ff.failingTasks[i]
 		if fetchFailed {
 			sh.durMs = 1200 + s.rng.Int64N(400) // the fetch gives up after its retries
