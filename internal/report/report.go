@@ -23,7 +23,7 @@ import (
 	"github.com/sparkglance/sparkglance/third_party/uplot"
 )
 
-//go:embed assets/page.html assets/index.html assets/glance.js assets/glance.css
+//go:embed assets/page.html assets/index.html assets/glance.js assets/glance.css assets/compare.html assets/compare.js
 var assets embed.FS
 
 var (
@@ -33,8 +33,10 @@ var (
 		"fixed1": func(f float64) string { return fmt.Sprintf("%.1f", f) },
 		"fixed0": func(f float64) string { return fmt.Sprintf("%.0f", f) },
 	}).ParseFS(assets, "assets/index.html"))
-	glanceJS  = mustRead("assets/glance.js")
-	glanceCSS = mustRead("assets/glance.css")
+	compareTmpl = template.Must(template.New("compare.html").ParseFS(assets, "assets/compare.html"))
+	compareJS   = mustRead("assets/compare.js")
+	glanceJS    = mustRead("assets/glance.js")
+	glanceCSS   = mustRead("assets/glance.css")
 )
 
 func mustRead(name string) string {
