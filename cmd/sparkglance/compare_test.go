@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -326,4 +327,58 @@ func parse(t *testing.T, s string) float64 {
 		t.Fatalf("number %q: %v", s, err)
 	}
 	return f
+}
+
+// The report page shows the workload and the cost analyze --json gives,
+// and the index of a report directory lists the cost of each run.
+func TestReportShowsWorkloadAndCost(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "runs")
+	if code := quiet(t, func() int { return realMain([]string{"simulate", "--workload-runs", "4", "--out", dir}) }); code != 0 {
+		t.Fatalf("simulate exit %d", code)
+	}
+	log := filepath.Join(dir, "app-20261130090000-0001")
+	var docs []analysis.Report
+	runJSON(t, &docs, "analyze", "--json", "--cost.core-hour=0.05", "--cost.memory-gib-hour=0.01", "--cost.currency=EUR", log)
+	d := docs[0]
+	if d.Workload != "nightly sales rollup <date>" || d.Cost == nil || d.Cost.Model.Currency != "EUR" || d.Cost.Model.CoreHour != 0.05 {
+		t.Fatalf("workload %q cost %+v", d.Workload, d.Cost)
+	}
+	page := filepath.Join(t.TempDir(), "page.html")
+	if code := quiet(t, func() int {
+		return realMain([]string{"report", "-o", page, "--cost.core-hour=0.05", "--cost.memory-gib-hour=0.01", "--cost.currency=EUR", log})
+	}); code != 0 {
+		t.Fatalf("report exit %d", code)
+	}
+	b := reporttest.New(t, 1300, 900, time.Minute)
+	b.Open(t, "file://"+page)
+	var got []string
+	b.Eval(t, `[document.getElementById("workload").textContent, document.querySelector("#kpi-cost b").textContent, document.querySelector("#kpi-wasted-cost b").textContent]`, &got)
+	if got[0] != d.Workload || !strings.HasSuffix(got[1], " EUR") || !strings.HasSuffix(got[2], " EUR") {
+		t.Fatalf("page shows %q", got)
+	}
+	for i, want := range []float64{d.Cost.Total, d.Cost.Wasted} {
+		v := parse(t, strings.TrimSuffix(got[i+1], " EUR"))
+		if math.Abs(v-want) > 0.005*want {
+			t.Errorf("page cost %q, analyze %v", got[i+1], want)
+		}
+	}
+	if errs := b.Errors(); len(errs) > 0 {
+		t.Errorf("page errors: %v", errs)
+	}
+
+	out := filepath.Join(t.TempDir(), "report")
+	if code := quiet(t, func() int { return realMain([]string{"report", "-o", out, dir}) }); code != 0 {
+		t.Fatalf("report dir exit %d", code)
+	}
+	index, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []analysis.Report
+	runJSON(t, &all, "analyze", "--json", dir)
+	for _, r := range all {
+		if !strings.Contains(string(index), `data-value="`+strconv.FormatFloat(r.Cost.Total, 'g', -1, 64)+`"`) {
+			t.Errorf("index has no cost cell of %s (%v)", r.AppID, r.Cost.Total)
+		}
+	}
 }

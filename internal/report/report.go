@@ -32,6 +32,7 @@ var (
 		"duration": formatDuration, "percent": func(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) },
 		"fixed1": func(f float64) string { return fmt.Sprintf("%.1f", f) },
 		"fixed0": func(f float64) string { return fmt.Sprintf("%.0f", f) },
+		"money":  analysis.FormatMoney,
 	}).ParseFS(assets, "assets/index.html"))
 	compareTmpl = template.Must(template.New("compare.html").ParseFS(assets, "assets/compare.html"))
 	compareJS   = mustRead("assets/compare.js")
@@ -141,6 +142,11 @@ type Summary struct {
 	WastedCoreHours float64
 	Findings        int
 	Href            string
+	// Workload is the run's workload key; Cost and WastedCost are in
+	// Currency (empty when cost is off; WastedCost needs HasCPU).
+	Workload         string
+	Cost, WastedCost float64
+	Currency         string
 }
 
 // DurationMs is the application's run time so far.
@@ -151,7 +157,10 @@ func Summarize(r *analysis.Report) Summary {
 	s := Summary{
 		AppID: r.AppID, AttemptID: r.AttemptID, AppName: r.AppName,
 		Start: r.Start, End: r.End, Live: r.Live, HasCPU: r.CPUTimeAvailable,
-		Findings: len(r.Findings),
+		Findings: len(r.Findings), Workload: r.Workload,
+	}
+	if c := r.Cost; c != nil {
+		s.Cost, s.WastedCost, s.Currency = c.Total, c.Wasted, c.Model.Currency
 	}
 	t := r.Totals
 	if t.AvailableCoreSecs > 0 {
