@@ -382,3 +382,42 @@ func TestReportShowsWorkloadAndCost(t *testing.T) {
 		}
 	}
 }
+
+// The --workload.* flags choose the key; a baseline of fewer than 3 runs
+// is a usage error.
+func TestWorkloadKeyFlags(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "runs")
+	if code := quiet(t, func() int { return realMain([]string{"simulate", "--workload-runs", "4", "--out", dir}) }); code != 0 {
+		t.Fatalf("simulate exit %d", code)
+	}
+	log := filepath.Join(dir, "app-20261130090000-0001")
+	for _, c := range []struct {
+		flags []string
+		want  string
+	}{
+		{nil, "nightly sales rollup <date>"},
+		{[]string{"--workload.normalize=false"}, "nightly sales rollup 2026-11-30"},
+		{[]string{"--workload.key-property=missing", "--workload.key-property=spark.sparkglance.team"}, "sales"},
+	} {
+		var docs []analysis.Report
+		runJSON(t, &docs, append(append([]string{"analyze", "--json"}, c.flags...), log)...)
+		if docs[0].Workload != c.want {
+			t.Errorf("%v: workload %q, want %q", c.flags, docs[0].Workload, c.want)
+		}
+	}
+	if code := quiet(t, func() int { return realMain([]string{"analyze", "--workload.baseline-runs=2", log}) }); code != exitUsage {
+		t.Errorf("--workload.baseline-runs=2: exit %d, want %d", code, exitUsage)
+	}
+	// Over the four runs, the text lists the workload's runs and the
+	// regressed one's explanation.
+	stdout := captureStdout(t)
+	code := quiet(t, func() int { return realMain([]string{"analyze", "--workload.baseline-runs=3", dir}) })
+	text := stdout()
+	if code != 0 || !strings.Contains(text, "\nWorkload nightly sales rollup <date>: 4 runs\n") {
+		t.Fatalf("exit %d:\n%s", code, text)
+	}
+	// Run 2 (the property change) has only one run before it: no baseline.
+	if !strings.Contains(text, "app-20261201090000-0002          2026-12-01 09:00:00") || strings.Contains(text, "workload_regression") {
+		t.Errorf("text:\n%s", text[strings.Index(text, "\nWorkload "):])
+	}
+}

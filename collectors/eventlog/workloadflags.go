@@ -52,8 +52,8 @@ func DefaultWorkloadFlags() WorkloadFlags {
 func RegisterWorkloadFlags(f exporter.FlagGroup, w *WorkloadFlags) {
 	f.Flag("workload.key-property", "Spark property naming a run's workload, before spark.sparkglance.workload and the normalised application name (repeatable: the first one set wins).").
 		StringsVar(&w.Key.Properties)
-	f.Flag("workload.normalize", "Replace the run-specific parts of an application name (dates, timestamps, UUIDs, application ids, runs of 6+ digits) by placeholders in its workload key.").
-		Default(strconv.FormatBool(w.Normalize)).BoolVar(&w.Normalize)
+	f.Flag("workload.normalize", "Replace the run-specific parts of an application name (dates, timestamps, UUIDs, application ids, runs of 6+ digits) by placeholders in its workload key (true or false).").
+		Default(strconv.FormatBool(w.Normalize)).SetValue(explicitBool{&w.Normalize})
 	f.Flag("workload.baseline-runs", fmt.Sprintf("A workload's baseline is the median of this many previous finished runs (at least %d are needed).", workload.MinBaselineRuns)).
 		Default(strconv.Itoa(w.BaselineRuns)).IntVar(&w.BaselineRuns)
 }
@@ -66,4 +66,25 @@ func (w WorkloadFlags) Resolve() (workloadkey.Options, error) {
 	k := w.Key
 	k.Verbatim = !w.Normalize
 	return k, nil
+}
+
+// explicitBool is a boolean flag that takes its value, as
+// --workload.normalize=false: kingpin's own boolean flags take none (their
+// negation is --no-name) and would read "=false" as an argument.
+type explicitBool struct{ b *bool }
+
+func (v explicitBool) Set(s string) error {
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return fmt.Errorf("want true or false, not %q", s)
+	}
+	*v.b = b
+	return nil
+}
+
+func (v explicitBool) String() string {
+	if v.b == nil {
+		return "false"
+	}
+	return strconv.FormatBool(*v.b)
 }
