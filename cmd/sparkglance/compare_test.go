@@ -196,7 +196,8 @@ const readCompareCharts = `(() => { const cs = window.compare.state.charts;
 // The comparison page opens from a file with no other request and no
 // console error; its six charts share one relative x range, a drag zoom in
 // one zooms all six, a hover shows one instant in all six, and the tables
-// carry the numbers of compare --json.
+// carry the numbers of compare --json. With SPARKGLANCE_SCREENSHOTS=DIR
+// (make screenshots) it writes DIR/compare.png.
 func TestComparePageInBrowser(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "runs")
 	if code := quiet(t, func() int { return realMain([]string{"simulate", "--workload-runs", "4", "--out", dir}) }); code != 0 {
@@ -231,6 +232,10 @@ func TestComparePageInBrowser(t *testing.T) {
 		if rg != st.Ranges[0] {
 			t.Errorf("chart %d x range %v, chart 0 %v", i, rg, st.Ranges[0])
 		}
+	}
+
+	if shots := os.Getenv("SPARKGLANCE_SCREENSHOTS"); shots != "" { // make screenshots
+		writeShot(t, filepath.Join(shots, "compare.png"), b.Screenshot(t))
 	}
 
 	// Drag across the new run's spill chart (the fifth).

@@ -261,7 +261,7 @@
     for (const s of cmp.stages) {
       h += `<tr data-key="${esc(s.key)}" data-delta-ms="${s.deltaMs}" data-share="${s.share}"><td class="name" title="${esc(s.key)}">${esc(s.key)}</td>` +
         `<td>${dur(s.base.wallMs)}</td><td>${dur(s.new.wallMs)}</td><td class="${s.deltaMs > 0 ? "up" : s.deltaMs < 0 ? "down" : ""}">${signed(dur(s.deltaMs), s.deltaMs)}</td>` +
-        `<td>${(100 * s.share).toFixed(0)}%</td><td>${num(s.base.tasks)} → ${num(s.new.tasks)}</td><td>${bytes(s.base.spillBytes)} → ${bytes(s.new.spillBytes)}</td>` +
+        `<td>${Math.round(100 * s.share) || 0}%</td><td>${num(s.base.tasks)} → ${num(s.new.tasks)}</td><td>${bytes(s.base.spillBytes)} → ${bytes(s.new.spillBytes)}</td>` +
         `<td>${bytes(s.base.shuffleReadBytes)} → ${bytes(s.new.shuffleReadBytes)}</td><td>${bytes(s.base.shuffleWriteBytes)} → ${bytes(s.new.shuffleWriteBytes)}</td></tr>`;
     }
     document.getElementById("stages").innerHTML = h + `</tbody></table></div>`;
