@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 
@@ -159,7 +160,7 @@ func writeComparison(w io.Writer, d *compareDocument) {
 	fmt.Fprintf(w, "  %-44s %9s %9s %10s %7s %13s %21s %21s\n", "stage", "base", "new", "delta", "share", "tasks", "spill", "shuffle read/write")
 	for _, s := range d.Stages {
 		fmt.Fprintf(w, "  %-44s %9s %9s %10s %7s %13s %21s %21s\n", truncate(s.Key, 44), fmtSecs(float64(s.Base.WallMs)/1e3), fmtSecs(float64(s.New.WallMs)/1e3),
-			signed(fmtSecs(float64(abs(s.DeltaMs))/1e3), float64(s.DeltaMs)), fmt.Sprintf("%.0f%%", 100*s.Share),
+			signed(fmtSecs(float64(abs(s.DeltaMs))/1e3), float64(s.DeltaMs)), fmt.Sprintf("%.0f%%", math.Round(100*s.Share)+0), // +0: no "-0%"
 			fmt.Sprintf("%d→%d", s.Base.Tasks, s.New.Tasks), fmtBytes(float64(s.Base.SpillBytes))+"→"+fmtBytes(float64(s.New.SpillBytes)),
 			fmtBytes(float64(s.New.ShuffleRead))+"/"+fmtBytes(float64(s.New.ShuffleWrite)))
 	}
