@@ -30,6 +30,7 @@ type App struct {
 	execIDs   []string
 	lifetimes []lifetime
 	openLife  map[string]int // executor id → index of its open lifetime
+	openCores int            // Σ cores of the open lifetimes, kept as they open and close
 	driverAdd bool           // an ExecutorAdded for "driver" was seen (local mode, Spark 2.4+)
 
 	stages   map[stageKey]*stage
@@ -291,10 +292,7 @@ func (a *App) availableCoresNow() int {
 	if a.cfg.CPUs > 0 {
 		return a.cfg.CPUs
 	}
-	n := 0
-	for _, i := range a.openLife {
-		n += a.lifetimes[i].cores
-	}
+	n := a.openCores
 	if c, _, ok := a.localDriverSoFar(false); ok {
 		n += c
 	}

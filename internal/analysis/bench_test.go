@@ -246,3 +246,27 @@ func BenchmarkLongRunning(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkManyExecutors analyses one application with many single-core
+// executors, one task each (issue 24.11: the cost per event must not grow
+// with the executors open), and 1M tasks on 5,000 executors against one.
+func BenchmarkManyExecutors(b *testing.B) {
+	for _, n := range []int{10_000, 100_000, 1_000_000} {
+		b.Run(fmt.Sprintf("executors-%d", n), func(b *testing.B) {
+			for b.Loop() {
+				a := New(DefaultConfig())
+				generateApp(1, n, n, 1, a.Add)
+				_ = a.Report()
+			}
+		})
+	}
+	for _, execs := range []int{1, 5000} {
+		b.Run(fmt.Sprintf("1M-tasks-on-%d", execs), func(b *testing.B) {
+			for b.Loop() {
+				a := New(DefaultConfig())
+				generateApp(1, 1_000_000, execs, 1, a.Add)
+				_ = a.Report()
+			}
+		})
+	}
+}

@@ -19,7 +19,13 @@ type bucket struct {
 	cpu, serde, shuffle, gc, task float64
 	stages                        []int32 // sorted, unique
 	spill                         []spillCell
+	spillAt                       map[int32]int // exec → index in spill, once spill is long
 }
+
+// spillIndexFrom is how many spill cells a bucket scans before it keeps
+// an index: an interval where thousands of executors spill must not cost
+// a scan of them all per task.
+const spillIndexFrom = 16
 
 type spillCell struct {
 	exec      int32
@@ -41,14 +47,36 @@ func (b *bucket) add(c *contrib, f float64) {
 }
 
 func (b *bucket) addSpill(exec int32, mem, disk float64) {
-	for i := range b.spill {
-		if b.spill[i].exec == exec {
-			b.spill[i].mem += mem
-			b.spill[i].disk += disk
-			return
-		}
+	if i, ok := b.spillIndex(exec); ok {
+		b.spill[i].mem += mem
+		b.spill[i].disk += disk
+		return
+	}
+	if b.spillAt != nil {
+		b.spillAt[exec] = len(b.spill)
 	}
 	b.spill = append(b.spill, spillCell{exec, mem, disk})
+}
+
+// spillIndex finds exec's spill cell: by scanning while there are few,
+// by an index built once there are many.
+func (b *bucket) spillIndex(exec int32) (int, bool) {
+	if b.spillAt == nil && len(b.spill) >= spillIndexFrom {
+		b.spillAt = make(map[int32]int, 2*len(b.spill))
+		for i, c := range b.spill {
+			b.spillAt[c.exec] = i
+		}
+	}
+	if b.spillAt != nil {
+		i, ok := b.spillAt[exec]
+		return i, ok
+	}
+	for i := range b.spill {
+		if b.spill[i].exec == exec {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // merge adds o into b.
