@@ -127,22 +127,18 @@ func (a *App) spreadTask(e *sparklog.TaskEnd) {
 	if finish < launch { // unfinished or clock trouble: treat as instantaneous
 		finish = launch
 	}
+	sums := taskSumsOf(launch, finish, e.Metrics)
+	if m := e.Metrics; m != nil && m.HasExecutorCPUTime {
+		a.hasCPUTime = true
+	}
 	c := contrib{
-		task:  float64(finish-launch) / 1e3,
+		cpu: sums.Time[TaskTimeCPU], serde: sums.Time[TaskTimeSerde], shuffle: sums.Time[TaskTimeShuffle],
+		gc: sums.Time[TaskTimeGC], task: sums.Time[TaskTimeRun],
+		memSpill: sums.MemorySpill, diskSpill: sums.DiskSpill,
 		stage: int32(e.StageID),
 		exec:  a.execIdx(e.Task.ExecutorID),
 	}
-	if m := e.Metrics; m != nil {
-		if m.HasExecutorCPUTime {
-			a.hasCPUTime = true
-		}
-		c.cpu = float64(m.ExecutorCPUTime) / 1e9
-		c.serde = float64(m.ExecutorDeserializeCPUTime)/1e9 + float64(m.ResultSerializationTime)/1e3
-		c.shuffle = float64(m.ShuffleRead.FetchWaitTime)/1e3 + float64(m.ShuffleWrite.WriteTime)/1e9
-		c.gc = float64(m.JVMGCTime) / 1e3
-		c.memSpill = float64(m.MemoryBytesSpilled)
-		c.diskSpill = float64(m.DiskBytesSpilled)
-	}
+	a.addExecutorTask(e.Task.ExecutorID, &sums)
 	a.totals.add(&c)
 	a.timeline.taskEnded(e.StageID, launch, finish)
 	a.timeline.spread(launch, finish, &c)

@@ -32,7 +32,10 @@ type Report struct {
 	Intervals        []Interval `json:"intervals"`
 	Stages           []Stage    `json:"stages"`
 	Executors        []Executor `json:"executors"`
-	Findings         []Finding  `json:"findings"`
+	// ExecutorTaskSums are the tasks on the timeline summed by executor id
+	// (TaskSums); not in the JSON, which keeps Spark's executor summaries.
+	ExecutorTaskSums map[string]TaskSums `json:"-"`
+	Findings         []Finding           `json:"findings"`
 	// SQL lists the SQL executions with their operators' metrics.
 	SQL []sqlops.Execution `json:"sql"`
 	// Streaming lists the Structured Streaming queries, first seen first.
@@ -54,7 +57,7 @@ type Report struct {
 	// Driver is the driver JVM's memory and GC, when the log tells them.
 	Driver *DriverMemory `json:"driver,omitempty"`
 	// UnplacedTasks counts task ends whose times could not be placed on the
-	// timeline (no launch time, or a span over 31 days).
+	// timeline (no launch time, or a span over a year: maxTaskSpanMs).
 	UnplacedTasks int64 `json:"unplacedTasks"`
 	// Problems lists the first values the analysis did not take as they
 	// were (negative metrics, task ends without a start); ProblemCount
@@ -122,6 +125,7 @@ func (a *App) Report() Report {
 	}
 	r.Stages = a.reportStages()
 	r.Executors = a.reportExecutors(max(end-a.start, 0)) // an end before the start (broken clock) is no negative run time
+	r.ExecutorTaskSums = a.reportExecutorTaskSums()
 	r.SQL = a.sql.Executions()
 	r.Jobs, r.JobCounts = a.jobLog.report(), a.jobLog.counts
 	if a.hasCPUTime { // without task CPU time every core would read idle
