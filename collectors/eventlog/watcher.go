@@ -91,7 +91,7 @@ func newWatcher(cfg Config, logger *slog.Logger, claims *Claims) (*Watcher, erro
 		return nil, err
 	}
 	var err error
-	if cfg.Analysis.Energy, err = ResolveEnergyModel(cfg.Analysis.Energy, cfg.NodePower); err != nil {
+	if cfg.Analysis.Energy, err = cfg.energyModel(); err != nil {
 		return nil, err
 	}
 	if cfg.Workers <= 0 {
