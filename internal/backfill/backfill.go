@@ -27,6 +27,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/inorder"
 	sm "github.com/sparkglance/sparkglance/internal/metricschema"
@@ -365,7 +366,10 @@ func (s *sampler) at(ms int64, v float64, extra ...string) {
 		}
 		w.WriteString(kv[i])
 		w.WriteString(`="`)
-		w.WriteString(escape(kv[i+1]))
+		// Invalid UTF-8 (an application name from a damaged or foreign
+		// log) would make promtool reject the whole file: replaced as on
+		// /metrics.
+		w.WriteString(escape(exporter.LabelValue(kv[i+1])))
 		w.WriteByte('"')
 	}
 	w.WriteString("} ")
