@@ -360,3 +360,55 @@ func TestBackfillHostileNamesReachPrometheus(t *testing.T) {
 		}
 	}
 }
+
+// With IncludeUnfinished a log without an ApplicationEnd is written up to
+// its last event, counted apart; the finished ones are unchanged.
+func TestBackfillIncludeUnfinished(t *testing.T) {
+	dir := t.TempDir()
+	finished := testkit.Events(t, "local-1642039451826")
+	cfg := simulate.DefaultConfig()
+	cfg.Live, cfg.AppID = true, "app-20261130090000-0002"
+	live := filepath.Join(dir, cfg.AppID+".inprogress")
+	f, err := os.Create(live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := simulate.Write(f, cfg); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	var without bytes.Buffer
+	sum, err := backfill.Write(&without, []string{finished, live}, options())
+	if err != nil || sum.Apps != 1 || sum.Unfinished != 0 || len(sum.Skipped) != 1 ||
+		!strings.Contains(sum.Skipped[0], "--include-unfinished") {
+		t.Fatalf("without the option: %v, summary %+v; want the finished application and the unfinished one skipped, naming --include-unfinished", err, sum)
+	}
+	opt := options()
+	opt.IncludeUnfinished = true
+	var with bytes.Buffer
+	sum, err = backfill.Write(&with, []string{finished, live}, opt)
+	if err != nil || sum.Apps != 2 || sum.Unfinished != 1 || len(sum.Skipped) != 0 {
+		t.Fatalf("with the option: %v, summary %+v; want two applications, one unfinished, nothing skipped", err, sum)
+	}
+	r := report(t, live)
+	if !r.Live || len(r.Intervals) == 0 {
+		t.Fatalf("the simulated log is not an unfinished application with intervals: live %v, %d intervals", r.Live, len(r.Intervals))
+	}
+	last := r.Intervals[len(r.Intervals)-1]
+	total := 0.0
+	for _, iv := range r.Intervals {
+		total += iv.AvailableCoreSeconds
+	}
+	want := `spark_app_settled_core_seconds_total{app_id="` + cfg.AppID + `",app_name="` + cfg.AppName + `"} ` +
+		strconv.FormatFloat(total, 'g', -1, 64) + " " + sec(last.End) + "\n"
+	if !strings.Contains(with.String(), want) {
+		t.Errorf("the unfinished application's last core-seconds sample %q is not in the output", want)
+	}
+	// The finished application's lines are those written without the option.
+	for _, line := range strings.SplitAfter(without.String(), "\n") {
+		if strings.Contains(line, "local-1642039451826") && !strings.Contains(with.String(), line) {
+			t.Fatalf("finished application's line %q is missing with the option", line)
+		}
+	}
+}
