@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
@@ -162,6 +163,35 @@ func Summarize(r *analysis.Report) Summary {
 		}
 	}
 	return s
+}
+
+// docScriptOpen opens the script element a page carries its document in
+// (assets/page.html).
+const docScriptOpen = `<script id="glance-doc" type="application/json">`
+
+// ErrNotPage is returned by SummarizePage for HTML that is not a glance
+// page (no embedded application document).
+var ErrNotPage = errors.New("not a sparkglance page (no embedded application document)")
+
+// SummarizePage computes the index row of a page written by WritePage from
+// the document it embeds, so that an index can list pages written by
+// earlier runs. Href is left empty.
+func SummarizePage(page []byte) (Summary, error) {
+	_, rest, ok := bytes.Cut(page, []byte(docScriptOpen))
+	if !ok {
+		return Summary{}, ErrNotPage
+	}
+	// WritePage escapes every '<' inside the document, so the first "</"
+	// ends it.
+	doc, _, ok := bytes.Cut(rest, []byte("</script>"))
+	if !ok {
+		return Summary{}, errors.New("the page's application document is not closed (a truncated page?)")
+	}
+	var r analysis.Report
+	if err := json.Unmarshal(doc, &r); err != nil {
+		return Summary{}, fmt.Errorf("the page's application document: %w", err)
+	}
+	return Summarize(&r), nil
 }
 
 // FileName is the page's file name in a report directory: the application
