@@ -96,27 +96,6 @@ func (b *bucket) merge(o *bucket) {
 	}
 }
 
-// splitOff moves the share f of b's values into a new bucket (stage ids
-// are kept on both sides).
-func (b *bucket) splitOff(f float64) bucket {
-	r := bucket{
-		cpu: b.cpu * f, serde: b.serde * f, shuffle: b.shuffle * f, gc: b.gc * f, task: b.task * f,
-		stages: slices.Clone(b.stages),
-	}
-	b.cpu -= r.cpu
-	b.serde -= r.serde
-	b.shuffle -= r.shuffle
-	b.gc -= r.gc
-	b.task -= r.task
-	for i := range b.spill {
-		s := &b.spill[i]
-		r.spill = append(r.spill, spillCell{s.exec, s.mem * f, s.disk * f})
-		s.mem -= s.mem * f
-		s.disk -= s.disk * f
-	}
-	return r
-}
-
 func (b *bucket) empty() bool {
 	return len(b.stages) == 0 && len(b.spill) == 0 && b.task == 0
 }
