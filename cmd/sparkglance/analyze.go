@@ -71,8 +71,12 @@ func (c *analyzeCommand) run(ctx context.Context) error {
 	}
 	out := jsonArrayWriter{w: bufio.NewWriterSize(c.out, 1<<16)}
 	sink := &docSink{
-		prepare: func(doc appdoc.Doc) (any, error) { return encodeElement(doc) },
-		emit:    func(elem any) error { return out.add(elem.([]byte)) },
+		// Encoding a long application's document takes seconds, in one
+		// call that cannot look at ctx: an interruption does not wait for it.
+		prepare: func(doc appdoc.Doc) (any, error) {
+			return untilDone(ctx, func() (any, error) { return encodeElement(doc) })
+		},
+		emit: func(elem any) error { return out.add(elem.([]byte)) },
 	}
 	_, status, err := c.readAll(ctx, "analyze", sink)
 	if err != nil {
@@ -220,6 +224,7 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *docS
 		r := result{doc: doc, err: err, interrupted: ctx.Err() != nil}
 		if err == nil && sink != nil && len(doc.Events) > 0 {
 			r.prepared, r.sinkErr = sink.prepare(doc)
+			r.interrupted = ctx.Err() != nil
 			// Only what the reporting of problems needs waits for its turn.
 			r.doc = appdoc.Doc{Log: doc.Log, Events: doc.Events, Problems: doc.Problems, ProblemsOmitted: doc.ProblemsOmitted}
 		}
@@ -407,4 +412,26 @@ func zstdWindowOf(path string) int64 {
 	head := make([]byte, 18)
 	n, _ := io.ReadFull(f, head)
 	return codec.ZstdWindow(head[:n])
+}
+
+// untilDone returns what f returns, or ctx's error as soon as ctx is done
+// while f still runs: f is then abandoned, to finish on its own goroutine
+// (the command is about to exit), so f must not touch shared state.
+func untilDone[T any](ctx context.Context, f func() (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := f()
+		done <- result{v, err}
+	}()
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-ctx.Done():
+		var zero T
+		return zero, ctx.Err()
+	}
 }

@@ -61,8 +61,16 @@ func (c *reportCommand) writeOne(ctx context.Context, out string) error {
 	if len(docs) != 1 {
 		return fmt.Errorf("--output=%s names one page but the inputs hold %d application attempts: give a directory", out, len(docs))
 	}
-	var page bytes.Buffer
-	if err := renderPage(&page, &docs[0]); err != nil {
+	// Rendering a long application's page takes seconds: an interruption
+	// does not wait for it.
+	page, err := untilDone(ctx, func() (*bytes.Buffer, error) {
+		var page bytes.Buffer
+		return &page, renderPage(&page, &docs[0])
+	})
+	if ctx.Err() != nil {
+		return &statusError{status: exitInterrupted, err: fmt.Errorf("interrupted while rendering the page of %s", docs[0].Log)}
+	}
+	if err != nil {
 		return err
 	}
 	if out == "-" {

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"cmp"
+	"context"
 	"math"
 	"slices"
 	"strconv"
@@ -93,6 +94,14 @@ type Spill struct {
 
 // Report builds the snapshot.
 func (a *App) Report() Report {
+	r, _ := a.ReportContext(context.Background())
+	return r
+}
+
+// ReportContext is Report stopping early, with ctx's error, once ctx is
+// done: it checks between its phases and between the what-if's replays,
+// which on a long or big application take seconds.
+func (a *App) ReportContext(ctx context.Context) (Report, error) {
 	end := a.end
 	if !a.ended {
 		end = a.lastTime
@@ -119,9 +128,15 @@ func (a *App) Report() Report {
 	if c, est, ok := a.localDriver(); ok && a.cfg.CPUs <= 0 {
 		r.LocalCores, r.CoresEstimated = c, est
 	}
-	r.Intervals = a.reportIntervals(start, end)
+	if err := ctx.Err(); err != nil {
+		return r, err
+	}
+	r.Intervals = a.reportIntervals(ctx, start, end)
 	for i := range r.Intervals {
 		r.Totals.AvailableCoreSecs += r.Intervals[i].AvailableCoreSeconds
+	}
+	if err := ctx.Err(); err != nil {
+		return r, err
 	}
 	r.Stages = a.reportStages()
 	r.Executors = a.reportExecutors(max(end-a.start, 0)) // an end before the start (broken clock) is no negative run time
@@ -131,16 +146,26 @@ func (a *App) Report() Report {
 	if a.hasCPUTime { // without task CPU time every core would read idle
 		r.Energy = a.energy(&r)
 	}
-	r.WhatIf = a.whatIf(&r)
+	if err := ctx.Err(); err != nil {
+		return r, err
+	}
+	r.WhatIf = a.whatIf(ctx, &r)
+	if err := ctx.Err(); err != nil {
+		return r, err
+	}
 	r.StageRetries = a.stageRetries()
 	r.Driver = a.driverMemory()
 	r.Streaming = a.streamingReport()
 	r.Findings = a.findings(&r)
 	r.Findings = append(r.Findings, sqlFindings(r.SQL, a.cfg.SQLThresholds)...)
-	return r
+	return r, ctx.Err()
 }
 
 const maxAppSpanMs = 366 * 24 * 3600 * 1000
+
+// ctxCheckIntervals intervals are built between two looks at the context:
+// a year of 10 s intervals is 3.2 million of them.
+const ctxCheckIntervals = 4096
 
 // coreLives lists the core availability: executors' lives (open ones end
 // at end), the local-mode driver, or the --cpus constant.
@@ -164,7 +189,7 @@ func (a *App) coreLives(start, end int64) []lifetime {
 	return lives
 }
 
-func (a *App) reportIntervals(start, end int64) []Interval {
+func (a *App) reportIntervals(ctx context.Context, start, end int64) []Interval {
 	if !a.hasStart && a.firstTime == math.MaxInt64 {
 		return []Interval{} // no timestamp seen yet: no timeline
 	}
@@ -192,6 +217,9 @@ func (a *App) reportIntervals(start, end int64) []Interval {
 		}
 	}
 	for i, s := range spans {
+		if i%ctxCheckIntervals == 0 && ctx.Err() != nil {
+			return nil // the caller returns ctx's error
+		}
 		b := s.b
 		iv := Interval{
 			Start: s.start, End: s.end,

@@ -1,7 +1,10 @@
 package analysis
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -465,5 +468,28 @@ func TestWhatIfLiveThrottle(t *testing.T) {
 	}
 	if w := a.Report().WhatIf; w.AsOf != wiBase+200000 || w.CriticalPath.StageCount != 3 || w.WallMs != 200000 {
 		t.Errorf("after the end: %+v", w)
+	}
+}
+
+// ReportContext stops with the context's error once it is done, and what
+// it abandons leaves no trace: the next report is that of a fresh App.
+func TestReportContextStopsAndKeepsNoPartialWhatIf(t *testing.T) {
+	fill := func(a *App) { generateApp(20, 200, 4, 2, a.Add) }
+	a := New(DefaultConfig())
+	fill(a)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := a.ReportContext(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("ReportContext with a cancelled context: %v, want context.Canceled", err)
+	}
+	w := a.whatIf(ctx, &Report{Start: 0, End: 1 << 40, LastEventTime: 1 << 40})
+	if w != nil {
+		t.Errorf("what-if under a cancelled context: %+v, want nil", w)
+	}
+	fresh := New(DefaultConfig())
+	fill(fresh)
+	got, want := a.Report(), fresh.Report()
+	if !reflect.DeepEqual(got.WhatIf, want.WhatIf) || len(got.Intervals) != len(want.Intervals) {
+		t.Errorf("report after a cancelled one differs from a fresh one:\n got %+v\nwant %+v", got.WhatIf, want.WhatIf)
 	}
 }
