@@ -20,6 +20,11 @@ func TestMaxCoresIsAMaximum(t *testing.T) {
 		{"local mode, the driver's cores", (&logb{}).appStart(t0, "local[3]").appEnd(t0 + 1000), 3},
 	} {
 		r := analyzeLines(t, c.log.lines, DefaultConfig())
+		cfg := DefaultConfig()
+		cfg.CPUs = 5
+		if fixed := analyzeLines(t, c.log.lines, cfg); fixed.MaxCores != 5 {
+			t.Errorf("%s with --cpus 5: MaxCores %d", c.name, fixed.MaxCores)
+		}
 		if r.MaxCores != c.want {
 			t.Errorf("%s: MaxCores %d, want %d", c.name, r.MaxCores, c.want)
 		}

@@ -126,6 +126,9 @@ func (a *App) Report() Report {
 	r.Stages = a.reportStages()
 	r.Executors = a.reportExecutors(max(end-a.start, 0)) // an end before the start (broken clock) is no negative run time
 	r.MaxCores = maxCores(&r)
+	if a.cfg.CPUs > 0 { // --cpus: the cores counted are that constant, whatever the executors had
+		r.MaxCores = a.cfg.CPUs
+	}
 	r.SQL = a.sql.Executions()
 	r.Jobs, r.JobCounts = a.jobLog.report(), a.jobLog.counts
 	if a.hasCPUTime { // without task CPU time every core would read idle
