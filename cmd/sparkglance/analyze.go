@@ -19,6 +19,7 @@ import (
 	"github.com/sparkglance/sparkglance/collectors/eventlog"
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/appdoc"
+	"github.com/sparkglance/sparkglance/internal/human"
 	"github.com/sparkglance/sparkglance/internal/inorder"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
 	"github.com/sparkglance/sparkglance/internal/sparklog/codec"
@@ -42,7 +43,9 @@ type analyzeCommand struct {
 }
 
 func newAnalyzeCommand(cmd *kingpin.CmdClause) *analyzeCommand {
-	c := &analyzeCommand{cfg: analysis.DefaultConfig(), out: os.Stdout, errOut: os.Stderr}
+	// Messages name files, applications and problems an event log chose:
+	// they reach the terminal escaped (human.SafeWriter), as the text does.
+	c := &analyzeCommand{cfg: analysis.DefaultConfig(), out: os.Stdout, errOut: human.SafeWriter{W: os.Stderr}}
 	c.paths = cmd.Arg("path", "Event log files, rolling eventlog_v2_* directories, zips, or directories of logs; local paths or file:// URLs.").Required().Strings()
 	c.json = cmd.Flag("json", "Print JSON: an array with one object per application attempt.").Bool()
 	c.interval = cmd.Flag("interval", `Interval width (e.g. 10s, 1m), or "stages" for spark-sight's stage borders.`).Default("10s").String()
@@ -234,7 +237,7 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *docS
 		l, doc := logs[i], r.doc
 		switch {
 		case r.interrupted:
-			interrupted = fmt.Errorf("interrupted while reading %s; %d application(s) read before are written", l.Path, apps)
+			interrupted = fmt.Errorf("interrupted while reading %s; %s read before written", l.Path, human.Plural(apps, "application"))
 			return false
 		case r.sinkErr != nil:
 			writeErr = r.sinkErr
@@ -279,9 +282,9 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *docS
 	case interrupted != nil:
 		status = &statusError{status: exitInterrupted, err: interrupted}
 	case apps == 0:
-		status = &statusError{status: exitNothingRead, err: fmt.Errorf("no event log could be read from %s", strings.Join(*c.paths, ", "))}
+		status = &statusError{status: exitNothingRead, err: fmt.Errorf("no event log could be read from %s", strings.Join(redactLocations(*c.paths), ", "))}
 	case len(failed) > 0 || problems > 0:
-		status = &statusError{status: exitPartial, err: fmt.Errorf("read with problems: %d application(s) read, %d problem(s) in them, %d input(s) unreadable", apps, problems, len(failed))}
+		status = &statusError{status: exitPartial, err: fmt.Errorf("read with problems: %s read, %s in them, %s unreadable", human.Plural(apps, "application"), human.Plural(problems, "problem"), human.Plural(len(failed), "input"))}
 	}
 	return docs, status, nil
 }
@@ -303,7 +306,7 @@ func (c *analyzeCommand) workers() (int, error) {
 // output, so stderr only says how many there are.
 func (c *analyzeCommand) reportProblems(command string, doc appdoc.Doc, n int64) {
 	if *c.json {
-		fmt.Fprintf(c.errOut, "sparkglance %s: %s: %d problem(s), listed under \"problems\" in the JSON\n", command, doc.Log, n)
+		fmt.Fprintf(c.errOut, "sparkglance %s: %s: %s, listed under \"problems\" in the JSON\n", command, doc.Log, human.Plural(n, "problem"))
 		return
 	}
 	shown := doc.Problems[:min(len(doc.Problems), maxStderrProblems)]
@@ -311,7 +314,7 @@ func (c *analyzeCommand) reportProblems(command string, doc appdoc.Doc, n int64)
 		fmt.Fprintf(c.errOut, "sparkglance %s: %s\n", command, p)
 	}
 	if rest := n - int64(len(shown)); rest > 0 {
-		fmt.Fprintf(c.errOut, "sparkglance %s: %s: … and %d more problem(s) (--json lists up to %d)\n", command, doc.Log, rest, appdoc.MaxProblems)
+		fmt.Fprintf(c.errOut, "sparkglance %s: %s: … and %s more (--json lists up to %s)\n", command, doc.Log, human.Plural(rest, "problem"), human.Count(appdoc.MaxProblems))
 	}
 }
 
@@ -335,13 +338,20 @@ func noLogReason(dir string) string {
 	return "no event log in this directory: Spark's log directories hold log files, zips and eventlog_v2_* directories at their top level, and other sub-directories are not searched"
 }
 
-// print writes the text output (the JSON one is jsonArrayWriter's).
+// print writes the text output (the JSON one is jsonArrayWriter's). Each
+// application's text is escaped whole (human.SafeLines): names from the
+// log must not drive the terminal (set its title, clear the screen).
 func (c *analyzeCommand) print(docs []appdoc.Doc) error {
+	var b bytes.Buffer
 	for i, d := range docs {
+		b.Reset()
 		if i > 0 {
-			fmt.Fprintln(c.out, strings.Repeat("─", 78))
+			fmt.Fprintln(&b, strings.Repeat("─", 78))
 		}
-		if err := writeTextResult(c.out, d); err != nil {
+		if err := writeTextResult(&b, d); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(c.out, human.SafeLines(b.String())); err != nil {
 			return err
 		}
 	}
@@ -360,13 +370,14 @@ func writeTextResult(w io.Writer, r appdoc.Doc) error {
 			execs++
 		}
 	}
-	fmt.Fprintf(w, "\nRead %d lines: %d executors, %d stage attempts, %d tasks\n", r.Lines, execs, stages, r.Events[sparklog.TypeTaskEnd])
+	fmt.Fprintf(w, "\nRead %s: %s, %s, %s\n", human.Plural(r.Lines, "line"), human.Plural(execs, "executor"),
+		human.Plural(stages, "stage attempt"), human.Plural(r.Events[sparklog.TypeTaskEnd], "task"))
 	types := slices.Sorted(maps.Keys(r.Events))
 	for _, t := range types {
-		fmt.Fprintf(w, "  %8d  %s\n", r.Events[t], t)
+		fmt.Fprintf(w, "  %10s  %s\n", human.Count(r.Events[t]), t)
 	}
 	if n := int64(len(r.Problems)) + r.ProblemsOmitted; n > 0 {
-		fmt.Fprintf(w, "\nProblems: %d (listed on stderr)\n", n)
+		fmt.Fprintf(w, "\nProblems: %s (listed on stderr)\n", human.Count(n))
 	}
 	return nil
 }

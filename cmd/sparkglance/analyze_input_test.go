@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sparkglance/sparkglance/internal/human"
 	"github.com/sparkglance/sparkglance/internal/simulate"
 	"github.com/sparkglance/sparkglance/internal/testkit"
 )
@@ -155,7 +156,7 @@ func TestAnalyzeTextProblemsOnStderrBounded(t *testing.T) {
 	if n := strings.Count(stderr, ": malformed-json: "); n != maxStderrProblems {
 		t.Errorf("%d problem lines on stderr, want %d", n, maxStderrProblems)
 	}
-	if !strings.Contains(stderr, fmt.Sprintf("and %d more problem(s)", bad-maxStderrProblems)) {
+	if !strings.Contains(stderr, "and "+human.Plural(bad-maxStderrProblems, "problem")+" more") {
 		t.Errorf("stderr does not say how many were left out:\n%s", stderr)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/sparkglance/sparkglance/collectors/eventlog"
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/backfill"
+	"github.com/sparkglance/sparkglance/internal/human"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
 )
 
@@ -37,7 +38,7 @@ func newBackfillCommand(cmd *kingpin.CmdClause) *backfillCommand {
 			Default(eventlog.DefaultConfig().Interval.String()).Duration(),
 		parallel:   cmd.Flag("parallel", "Logs read at once (0: one per core, GOMAXPROCS). The file written is the same whatever the number.").Default("0").Int(),
 		unfinished: cmd.Flag("include-unfinished", "Also write applications without an ApplicationEnd (a driver that died, Databricks logs), up to their last event.").Bool(),
-		errOut:     os.Stderr,
+		errOut:     human.SafeWriter{W: os.Stderr}, // names from the logs, escaped
 	}
 }
 

@@ -176,7 +176,7 @@ func TestParallelErrorsNameTheirLogAndSpareTheOthers(t *testing.T) {
 	for _, want := range []string{
 		filepath.Join(dir, "app-20261201000003-9999") + ": holds no Spark event",
 		filepath.Join(dir, "app-20261201000009-9999") + ": holds no Spark event",
-		filepath.Join(dir, "app-20261201000007-0007") + ": 1 problem(s)",
+		filepath.Join(dir, "app-20261201000007-0007") + ": 1 problem,",
 	} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)

@@ -30,7 +30,7 @@ type NodePower struct {
 // --energy.tdp-watts too, which in `serve` the node agent declares (the
 // wiring shares its value).
 func RegisterEnergyFlags(f exporter.FlagGroup, m *analysis.EnergyModel, e *NodePower, withTDP bool) {
-	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	g := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) } // never an exponent in the help
 	f.Flag("energy.core-watts", "Watts one busy core (hardware thread) draws, charged per second of task CPU time (default: CodeCarbon's 4 W per core for an unknown CPU). Replaced by the node's TDP ÷ --energy.node-cpus when --energy.tdp-watts or --energy.cpu-model is given.").
 		Default(g(m.CoreWatts)).Float64Var(&m.CoreWatts)
 	f.Flag("energy.idle-ratio", "Share of --energy.core-watts an allocated but idle executor core draws (default: CodeCarbon's 10 % floor at zero load).").

@@ -27,6 +27,9 @@ type Report struct {
 	Master         string `json:"master,omitempty"`
 	LocalCores     int    `json:"localCores,omitempty"`     // cores counted for the driver in local mode
 	CoresEstimated bool   `json:"coresEstimated,omitempty"` // local[*]: cores = most tasks busy at once (localBusy)
+	// MaxCores is the most cores available at once: executors alive
+	// together (or the local driver's), not an average over an interval.
+	MaxCores int `json:"maxCores"`
 	// CPUTimeAvailable is false for logs without Executor CPU Time (before
 	// Spark 2.1): cpuSeconds and efficiency are then 0, not measured.
 	CPUTimeAvailable bool       `json:"cpuTimeAvailable"`
@@ -141,6 +144,10 @@ func (a *App) ReportContext(ctx context.Context) (Report, error) {
 	r.Stages = a.reportStages()
 	r.Executors = a.reportExecutors(max(end-a.start, 0)) // an end before the start (broken clock) is no negative run time
 	r.ExecutorTaskSums = a.reportExecutorTaskSums()
+	r.MaxCores = maxCores(&r)
+	if a.cfg.CPUs > 0 { // --cpus: the cores counted are that constant, whatever the executors had
+		r.MaxCores = a.cfg.CPUs
+	}
 	r.SQL = a.sql.Executions()
 	r.Jobs, r.JobCounts = a.jobLog.report(), a.jobLog.counts
 	if a.hasCPUTime { // without task CPU time every core would read idle
@@ -298,4 +305,38 @@ func (a *App) reportExecutors(appDuration int64) []Executor {
 	}
 	slices.SortFunc(out, func(x, y Executor) int { return compareExecIDs(x.ID, y.ID) })
 	return out
+}
+
+// maxCores is the most cores available at once: the executors' cores
+// summed over those alive together, the local driver's, and at least the
+// highest interval's average (which is what --cpus makes constant).
+func maxCores(r *Report) int {
+	type step struct {
+		t     int64
+		cores int
+	}
+	var steps []step
+	for _, e := range r.Executors {
+		if e.ID == "driver" || e.TotalCores <= 0 {
+			continue
+		}
+		steps = append(steps, step{e.AddTime, e.TotalCores})
+		if e.RemoveTime > 0 {
+			steps = append(steps, step{max(e.RemoveTime, e.AddTime), -e.TotalCores})
+		}
+	}
+	// Removals before additions at the same instant: a replacement is not
+	// counted together with the executor it replaces.
+	slices.SortFunc(steps, func(x, y step) int { return cmp.Or(cmp.Compare(x.t, y.t), cmp.Compare(x.cores, y.cores)) })
+	best, now := r.LocalCores, 0
+	for _, s := range steps {
+		now += s.cores
+		best = max(best, now)
+	}
+	for _, iv := range r.Intervals {
+		if w := float64(iv.End-iv.Start) / 1e3; w > 0 {
+			best = max(best, int(math.Ceil(iv.AvailableCoreSeconds/w-1e-9)))
+		}
+	}
+	return best
 }

@@ -426,7 +426,7 @@ func TestWriteTextWhatIf(t *testing.T) {
 		// 1 executor: 15 s × 2 cores; 4: 9 s × 8 cores.
 		"         1        15s      +67%        0.01\n",
 		"         4=      9.0s       +0%        0.02\n",
-		"ideal: 4 executors, the fewest predicted within 10% of today's wall time, saving 0.00 core-hours\n",
+		"ideal: 4 executors, the fewest predicted within 10% of today's wall time, saving 0 core-hours\n",
 		"  (each count replays the executors the run had over time, scaled to that peak)\n",
 	} {
 		if !strings.Contains(out.String(), want) {

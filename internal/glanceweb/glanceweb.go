@@ -179,7 +179,7 @@ type listEntry struct {
 	Running         bool    `json:"running"`
 	Start           int64   `json:"start"`
 	End             int64   `json:"end"`
-	MaxCores        float64 `json:"maxCores"`
+	MaxCores        int     `json:"maxCores"`
 	Efficiency      float64 `json:"efficiency"`
 	WastedCoreHours float64 `json:"wastedCoreHours"`
 	Findings        int     `json:"findings"`

@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/sparkglance/sparkglance/internal/analysis"
+	"github.com/sparkglance/sparkglance/internal/human"
 	"github.com/sparkglance/sparkglance/third_party/uplot"
 )
 
@@ -30,9 +31,11 @@ var assets embed.FS
 var (
 	pageTmpl  = template.Must(template.New("page.html").ParseFS(assets, "assets/page.html"))
 	indexTmpl = template.Must(template.New("index.html").Funcs(template.FuncMap{
-		"duration": formatDuration, "percent": func(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) },
-		"fixed1": func(f float64) string { return fmt.Sprintf("%.1f", f) },
-		"fixed0": func(f float64) string { return fmt.Sprintf("%.0f", f) },
+		// The page's units (internal/human, as glance.js).
+		"duration": func(ms int64) string { return human.Millis(ms) }, "percent": human.Percent,
+		"fixed1": func(f float64) string { return human.Decimal(f, 1) },
+		"count":  human.Count[int],
+		"plural": func(n int, noun string) string { return human.Plural(n, noun) },
 	}).ParseFS(assets, "assets/index.html"))
 	glanceJS  = mustRead("assets/glance.js")
 	glanceCSS = mustRead("assets/glance.css")
@@ -128,8 +131,8 @@ type Summary struct {
 	AppID, AttemptID, AppName string
 	Start, End                int64 // epoch ms
 	Live                      bool  // no ApplicationEnd yet
-	// MaxCores is the most cores available at once (from the intervals).
-	MaxCores float64
+	// MaxCores is the most cores available at once.
+	MaxCores int
 	// Efficiency is task CPU time over the available core time; HasCPU is
 	// false for logs without Executor CPU Time, where it cannot be measured.
 	Efficiency float64
@@ -150,17 +153,12 @@ func Summarize(r *analysis.Report) Summary {
 	s := Summary{
 		AppID: r.AppID, AttemptID: r.AttemptID, AppName: r.AppName,
 		Start: r.Start, End: r.End, Live: r.Live, HasCPU: r.CPUTimeAvailable,
-		Findings: len(r.Findings),
+		Findings: len(r.Findings), MaxCores: r.MaxCores,
 	}
 	t := r.Totals
 	if t.AvailableCoreSecs > 0 {
 		s.Efficiency = t.CPUSeconds / t.AvailableCoreSecs
 		s.WastedCoreHours = max(0, t.AvailableCoreSecs-t.CPUSeconds) / 3600
-	}
-	for _, iv := range r.Intervals {
-		if width := float64(iv.End-iv.Start) / 1e3; width > 0 {
-			s.MaxCores = max(s.MaxCores, iv.AvailableCoreSeconds/width)
-		}
 	}
 	return s
 }
@@ -231,18 +229,4 @@ func WriteIndex(w io.Writer, ix Index) error {
 		"Live":  ix.Live,
 		"CSS":   template.CSS(glanceCSS),
 	})
-}
-
-// formatDuration renders milliseconds the way the page does: 1h02m, 3m05s, 4.2s.
-func formatDuration(ms int64) string {
-	switch s := float64(ms) / 1e3; {
-	case ms < 0:
-		return "–"
-	case s < 60:
-		return fmt.Sprintf("%.1fs", s)
-	case s < 3600:
-		return fmt.Sprintf("%dm%02ds", int(s)/60, int(s)%60)
-	default:
-		return fmt.Sprintf("%dh%02dm", int(s)/3600, int(s)%3600/60)
-	}
 }
