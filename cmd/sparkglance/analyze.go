@@ -216,6 +216,7 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *docS
 	var problems int64
 	var interrupted, writeErr error
 	apps := 0 // documents read, kept or given to the sink
+	attempts := firstLogs{}
 	read := func(i int) result {
 		if ctx.Err() != nil {
 			return result{interrupted: true}
@@ -229,7 +230,8 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *docS
 			r.prepared, r.sinkErr = sink.prepare(doc)
 			r.interrupted = ctx.Err() != nil
 			// Only what the reporting of problems needs waits for its turn.
-			r.doc = appdoc.Doc{Log: doc.Log, Events: doc.Events, Problems: doc.Problems, ProblemsOmitted: doc.ProblemsOmitted}
+			r.doc = appdoc.Doc{Log: doc.Log, Events: doc.Events, Problems: doc.Problems, ProblemsOmitted: doc.ProblemsOmitted,
+				Report: analysis.Report{AppID: doc.Report.AppID, AttemptID: doc.Report.AttemptID}}
 		}
 		return r
 	}
@@ -256,6 +258,11 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *docS
 			problems += n
 			bar.clear()
 			c.reportProblems(command, doc, n)
+		}
+		if p, dup := attempts.duplicate(doc); dup {
+			problems++
+			bar.clear()
+			fmt.Fprintf(c.errOut, "sparkglance %s: %s\n", command, p)
 		}
 		if sink != nil {
 			bar.clear() // stdout may be the terminal the bar is drawn on
@@ -287,6 +294,36 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *docS
 		status = &statusError{status: exitPartial, err: fmt.Errorf("read with problems: %s read, %s in them, %s unreadable", human.Plural(apps, "application"), human.Plural(problems, "problem"), human.Plural(len(failed), "input"))}
 	}
 	return docs, status, nil
+}
+
+// ProblemDuplicateApp is a log claiming an application attempt (App ID
+// and attempt ID) an earlier input already showed: a copy, or two
+// applications a broken cluster manager gave one identity.
+const ProblemDuplicateApp sparklog.ProblemKind = "duplicate-app"
+
+// firstLogs maps each application attempt read to the log that showed it
+// first, in the order of the inputs.
+type firstLogs map[[2]string]string
+
+// duplicate records doc's attempt and returns the problem to report when
+// an earlier log already showed it. A log without an App ID (very old
+// Spark) is no duplicate of anything.
+func (f firstLogs) duplicate(doc appdoc.Doc) (sparklog.Problem, bool) {
+	if doc.Report.AppID == "" {
+		return sparklog.Problem{}, false
+	}
+	k := [2]string{doc.Report.AppID, doc.Report.AttemptID}
+	first, seen := f[k]
+	if !seen {
+		f[k] = doc.Log
+		return sparklog.Problem{}, false
+	}
+	attempt := ""
+	if doc.Report.AttemptID != "" {
+		attempt = fmt.Sprintf(", attempt %q", doc.Report.AttemptID)
+	}
+	return sparklog.Problem{File: doc.Log, Kind: ProblemDuplicateApp,
+		Reason: fmt.Sprintf("application %q%s was already read from %s: two logs claim the same application attempt; both are listed", doc.Report.AppID, attempt, first)}, true
 }
 
 // workers is --parallel resolved: how many logs are read at once.

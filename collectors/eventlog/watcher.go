@@ -586,11 +586,14 @@ func (w *Watcher) checkDuplicate(a *trackedApp, v *appView) {
 	}
 	w.mu.Unlock()
 	if first == nil {
-		a.dupOf.Store(nil)
+		if a.dupOf.Swap(nil) != nil {
+			w.admitted(a.key) // the first is gone: this one is shown now
+		}
 		return
 	}
 	if prev := a.dupOf.Swap(&first.key); prev == nil || *prev != first.key {
 		w.countError("duplicate-app")
+		w.skip(a.key, skipDuplicate)
 		a.log.Warn("event log shows an application attempt another log already shows; not exported",
 			"app_id", v.appID, "attempt_id", v.attemptID, "first_log", first.key)
 	}
