@@ -9,6 +9,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -181,6 +182,7 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *docS
 	}
 
 	var logs []sparklog.Log
+	var listed []bool // the log was found by listing a directory, not named
 	var failed []string
 	fail := func(err error) {
 		failed = append(failed, err.Error())
@@ -196,6 +198,10 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *docS
 			continue
 		}
 		logs = append(logs, found...)
+		named := len(found) == 1 && (found[0].Path == p || found[0].Path == absPath(p))
+		for range found {
+			listed = append(listed, !named)
+		}
 	}
 
 	if len(logs) == 1 {
@@ -247,6 +253,13 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *docS
 		case r.err != nil:
 			bar.clear()
 			fail(r.err)
+			return true
+		case len(doc.Events) == 0 && listed[i] && notLog(doc) && !sparkLogName(filepath.Base(l.Path)):
+			// A README or other file beside the logs of a directory: named
+			// once, and no reason for a script to think the read failed.
+			bar.clear()
+			p, _ := sparklog.NotEventLog(doc.Problems)
+			fmt.Fprintf(c.errOut, "sparkglance %s: %s: %s\n", command, l.Path, p.Reason)
 			return true
 		case len(doc.Events) == 0:
 			// Not an application: say why instead of printing an empty one.
@@ -324,6 +337,35 @@ func (f firstLogs) duplicate(doc appdoc.Doc) (sparklog.Problem, bool) {
 	}
 	return sparklog.Problem{File: doc.Log, Kind: ProblemDuplicateApp,
 		Reason: fmt.Sprintf("application %q%s was already read from %s: two logs claim the same application attempt; both are listed", doc.Report.AppID, attempt, first)}, true
+}
+
+// notLog says whether a document's problems show its file is not an event
+// log (rather than a damaged one).
+func notLog(doc appdoc.Doc) bool {
+	_, ok := sparklog.NotEventLog(doc.Problems)
+	return ok && doc.ProblemsOmitted == 0
+}
+
+// sparkLogName says whether a file name is one Spark gives event logs: its
+// application id (app-… standalone, application_… YARN, local-…, spark-…
+// Kubernetes, digits for Mesos) or Databricks' eventlog. Such a file that
+// holds no event is a damaged log, not a stray file.
+func sparkLogName(name string) bool {
+	for _, prefix := range []string{"app-", "application_", "local-", "spark-", "eventlog"} {
+		if strings.HasPrefix(name, prefix) {
+			return true
+		}
+	}
+	return name != "" && name[0] >= '0' && name[0] <= '9'
+}
+
+// absPath is p made absolute, as local logs' paths are; p itself when
+// that fails (an object-store URL stays as it is).
+func absPath(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
 }
 
 // workers is --parallel resolved: how many logs are read at once.

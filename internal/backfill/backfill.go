@@ -150,6 +150,13 @@ func Write(w io.Writer, paths []string, opt Options) (Summary, error) {
 			return r
 		}, func(i int, r read) bool {
 			l, a := logs[i], r.app
+			if a == nil && r.err == nil && r.omitted == 0 {
+				if p, ok := sparklog.NotEventLog(r.problems); ok {
+					// A README beside the logs: said once, as skipped.
+					sum.Skipped = append(sum.Skipped, l.Path+": "+p.Reason)
+					return true
+				}
+			}
 			if opt.Problem != nil {
 				for _, p := range r.problems {
 					opt.Problem(p)

@@ -167,16 +167,23 @@ func TestBackfillSkipsLiveLogsAndOldAttempts(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
+	// A README beside the logs is skipped, named once.
+	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("# Spark logs\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	var out bytes.Buffer
-	sum, err := backfill.Write(&out, []string{dir}, options())
+	opt := options()
+	var problems []string
+	opt.Problem = func(p sparklog.Problem) { problems = append(problems, p.String()) }
+	sum, err := backfill.Write(&out, []string{dir}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.Apps != 1 || len(sum.Skipped) != 2 {
-		t.Fatalf("summary %+v, want one application and two logs skipped", sum)
+	if sum.Apps != 1 || len(sum.Skipped) != 3 || len(problems) != 0 {
+		t.Fatalf("summary %+v, problems %q; want one application, three logs skipped and no problem", sum, problems)
 	}
 	joined := strings.Join(sum.Skipped, "\n")
-	for _, want := range []string{"local-1426533911241: an attempt", cfg.AppID + ".inprogress: application not finished"} {
+	for _, want := range []string{"local-1426533911241: an attempt", cfg.AppID + ".inprogress: application not finished", "README.md: not a Spark event log"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("skipped %q lacks %q", joined, want)
 		}
