@@ -23,7 +23,7 @@ import (
 	"github.com/sparkglance/sparkglance/third_party/uplot"
 )
 
-//go:embed assets/page.html assets/index.html assets/glance.js assets/glance.css
+//go:embed assets/page.html assets/index.html assets/index.js assets/glance.js assets/glance.css
 var assets embed.FS
 
 var (
@@ -35,6 +35,7 @@ var (
 	}).ParseFS(assets, "assets/index.html"))
 	glanceJS  = mustRead("assets/glance.js")
 	glanceCSS = mustRead("assets/glance.css")
+	indexJS   = mustRead("assets/index.js")
 )
 
 func mustRead(name string) string {
@@ -59,6 +60,7 @@ type Page struct {
 
 // WritePage writes the self-contained HTML page of one application.
 func WritePage(w io.Writer, p Page) error {
+	p.Doc = TruncateLongStrings(p.Doc, MaxDisplayString)
 	head, err := readHead(p.Doc)
 	if err != nil {
 		return fmt.Errorf("report: the application document is not a JSON object: %w", err)
@@ -81,6 +83,7 @@ func WritePage(w io.Writer, p Page) error {
 		"UPlotCSS": template.CSS(uplot.CSS),
 		"JS":       template.JS(glanceJS),
 		"CSS":      template.CSS(glanceCSS),
+		"CSP":      pageMetaCSP,
 	})
 }
 
@@ -200,6 +203,8 @@ func WriteIndex(w io.Writer, ix Index) error {
 		"Apps":  ix.Apps,
 		"Live":  ix.Live,
 		"CSS":   template.CSS(glanceCSS),
+		"JS":    template.JS(indexJS),
+		"CSP":   indexMetaCSP,
 	})
 }
 
