@@ -25,7 +25,7 @@ import (
 	"github.com/sparkglance/sparkglance/third_party/uplot"
 )
 
-//go:embed assets/page.html assets/index.html assets/glance.js assets/glance.css
+//go:embed assets/page.html assets/index.html assets/index.js assets/glance.js assets/glance.css
 var assets embed.FS
 
 var (
@@ -39,6 +39,7 @@ var (
 	}).ParseFS(assets, "assets/index.html"))
 	glanceJS  = mustRead("assets/glance.js")
 	glanceCSS = mustRead("assets/glance.css")
+	indexJS   = mustRead("assets/index.js")
 )
 
 func mustRead(name string) string {
@@ -63,6 +64,7 @@ type Page struct {
 
 // WritePage writes the self-contained HTML page of one application.
 func WritePage(w io.Writer, p Page) error {
+	p.Doc = TruncateLongStrings(p.Doc, MaxDisplayString)
 	head, err := readHead(p.Doc)
 	if err != nil {
 		return fmt.Errorf("report: the application document is not a JSON object: %w", err)
@@ -85,6 +87,7 @@ func WritePage(w io.Writer, p Page) error {
 		"UPlotCSS": template.CSS(uplot.CSS),
 		"JS":       template.JS(glanceJS),
 		"CSS":      template.CSS(glanceCSS),
+		"CSP":      pageMetaCSP,
 	})
 }
 
@@ -228,5 +231,7 @@ func WriteIndex(w io.Writer, ix Index) error {
 		"Apps":  ix.Apps,
 		"Live":  ix.Live,
 		"CSS":   template.CSS(glanceCSS),
+		"JS":    template.JS(indexJS),
+		"CSP":   indexMetaCSP,
 	})
 }
