@@ -53,6 +53,9 @@ IMAGE_ARCH  ?= $(shell $(GO) env GOARCH)
 CA_BUNDLE   ?= /etc/ssl/certs/ca-certificates.crt
 # podman builds without a daemon; docker otherwise.
 CONTAINER_ENGINE ?= $(shell command -v podman 2>/dev/null || command -v docker 2>/dev/null)
+# make image's smoke run gives podman this configuration: hosts whose kernel refuses podman's default rlimits
+# ("error setting rlimit type 7") cannot run a container without it (deploy/README.md). PODMAN_CONF= uses the host's.
+PODMAN_CONF ?= $(CURDIR)/deploy/podman/containers.conf
 RELEASE_PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
 RELEASE_DIR ?= .tarballs
 
@@ -74,7 +77,7 @@ image-rootfs:
 	printf 'root:x:0:\nnobody:x:65534:\n' > $(BUILD_DIR)/rootfs/etc/group
 	chmod 1777 $(BUILD_DIR)/rootfs/tmp
 
-## image: the container image $(IMAGE_REPO):$(IMAGE_TAG) for linux/$(IMAGE_ARCH), with podman if present, else docker.
+## image: the container image $(IMAGE_REPO):$(IMAGE_TAG) for linux/$(IMAGE_ARCH), with podman if present, else docker; then runs its --version.
 image:
 	@test -n "$(CONTAINER_ENGINE)" || { echo "make image needs podman or docker"; exit 1; }
 	@test "$(BUILD_DIR)" = .build || { echo "the Dockerfile copies from .build/: leave BUILD_DIR alone for make image"; exit 1; }
@@ -84,6 +87,8 @@ image:
 	  --build-arg VERSION=$(VERSION) --build-arg REVISION=$(REVISION) \
 	  --build-arg CREATED=$(shell date -u +%Y-%m-%dT%H:%M:%SZ) \
 	  -t $(IMAGE_REPO):$(IMAGE_TAG) -f Dockerfile .
+	@echo ">> smoke run: $(IMAGE_REPO):$(IMAGE_TAG) --version"
+	$(if $(and $(PODMAN_CONF),$(findstring podman,$(notdir $(CONTAINER_ENGINE)))),CONTAINERS_CONF=$(PODMAN_CONF) )$(CONTAINER_ENGINE) run --rm $(IMAGE_REPO):$(IMAGE_TAG) --version
 
 ## release: sparkglance-<version>.<os>-<arch>.tar.gz for $(RELEASE_PLATFORMS) and sha256sums.txt in $(RELEASE_DIR).
 release:

@@ -717,6 +717,8 @@ func TestHelmBadValues(t *testing.T) {
 		{"eventlog: {source: {type: objectStore}}", "", "eventlog.source.objectStore.url is empty"},
 		{"eventlog: {source: {type: volume}}", "", "eventlog.source.volume is empty"},
 		{"webConfig: {enabled: true}", "", "webConfig.existingSecret or webConfig.config"},
+		{"webConfig: {enabled: true, config: {tls_server_config: {cert_file: c, key_file: k}}}\nnodeAgent: {stacks: {enabled: true, profiling: true}}", "",
+			"nodeAgent.stacks.profiling serves the JVM profiles API, which needs a webConfig.config that authenticates"},
 		{"eventlog: {source: {type: objectStore, objectStore: {url: s3a://b/p, credentials: {envKeys: [AWS_REGION]}}}}", "", "no secretName"},
 	} {
 		vals := chartValues(t, nil, c.values)

@@ -16,7 +16,6 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/version"
 	"github.com/prometheus/exporter-toolkit/web"
-	"golang.org/x/net/netutil"
 )
 
 // shutdownGrace bounds how long in-flight requests may finish on shutdown.
@@ -56,9 +55,6 @@ func New(cfg Config, cat *Catalog, logger *slog.Logger) (*Exporter, error) {
 	if err := cfg.OTLP.validate(); err != nil {
 		return nil, err
 	}
-	if err := cfg.checkProfilingExposure(); err != nil {
-		return nil, err
-	}
 	if err := cat.check(); err != nil {
 		return nil, err
 	}
@@ -87,6 +83,9 @@ func New(cfg Config, cat *Catalog, logger *slog.Logger) (*Exporter, error) {
 	}
 	extra, err := e.collectorRoutes()
 	if err != nil {
+		return nil, err
+	}
+	if err := cfg.checkExposure(extra); err != nil {
 		return nil, err
 	}
 	e.extraRoutes = extra
@@ -215,51 +214,18 @@ func (e *Exporter) serve(handler http.Handler) ([]*http.Server, <-chan error) {
 	}
 	servers := make([]*http.Server, len(e.listeners))
 	for i, l := range e.listeners {
-		if n := e.cfg.MaxConnections; n > 0 {
-			// Past the limit, connections wait in the kernel's backlog.
-			l = netutil.LimitListener(l, n)
-		}
 		servers[i] = newServer()
+		if n := e.cfg.MaxConnections; n > 0 {
+			limiter := newConnLimiter(n)
+			l = limiter.listener(l)
+			servers[i].ConnState = limiter.connState
+		}
+		if tcp, ok := l.Addr().(*net.TCPAddr); ok && tcp.IP.IsLoopback() {
+			servers[i].Handler = hostGuard(handler, e.cfg.AllowedHosts)
+		}
 		go func() { report(web.Serve(l, servers[i], e.cfg.Web, e.logger)) }()
 	}
 	return servers, errs
-}
-
-// checkProfilingExposure refuses profiling endpoints that anyone on the
-// network could use: profiles show the process's code paths and memory,
-// and fgprof costs CPU while it runs.
-func (c Config) checkProfilingExposure() error {
-	if !c.EnableProfiling || c.AllowUnauthenticatedProfiling || *c.Web.WebConfigFile != "" {
-		return nil
-	}
-	for _, a := range c.listenAddresses() {
-		if !loopbackAddress(a) {
-			return fmt.Errorf("--web.enable-profiling on %s, reachable beyond this host, needs --web.config.file (TLS and/or basic auth); "+
-				"listen on a loopback address or pass --profiling.allow-unauthenticated to serve profiles without them", a)
-		}
-	}
-	return nil
-}
-
-func (c Config) listenAddresses() []string {
-	if c.Web.WebSystemdSocket != nil && *c.Web.WebSystemdSocket {
-		return []string{"the systemd socket"}
-	}
-	return *c.Web.WebListenAddresses
-}
-
-// loopbackAddress reports whether a listen address accepts only local
-// clients: an empty host (":18090") listens on every interface.
-func loopbackAddress(address string) bool {
-	host, _, err := net.SplitHostPort(address)
-	if err != nil {
-		return false
-	}
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // startRunners starts the background model of every collector that has one.

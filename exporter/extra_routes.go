@@ -15,6 +15,11 @@ type Route struct {
 	Handler http.Handler
 	// Text and Description, when Text is set, add a landing-page link.
 	Text, Description string
+	// Privileged, when set, names the flag that turned on a route acting on
+	// the node (the JVM profiles API): like --web.enable-profiling, it is
+	// refused on a non-loopback address without a web config that
+	// authenticates, unless --profiling.allow-unauthenticated.
+	Privileged string
 }
 
 // RouteProvider is implemented by collectors that serve endpoints of their

@@ -20,16 +20,24 @@ type Config struct {
 	Web             *web.FlagConfig
 	TelemetryPath   string
 	EnableProfiling bool
-	// AllowUnauthenticatedProfiling serves profiles on a non-loopback
-	// address without a web config (TLS, authentication).
+	// AllowUnauthenticatedProfiling serves profiles (Go's and the JVM
+	// profiles API) on a non-loopback address without a web config that
+	// authenticates.
 	AllowUnauthenticatedProfiling bool
+	// AllowedHosts are Host header names accepted on loopback listeners
+	// besides localhost and loopback IPs (a reverse proxy's name).
+	AllowedHosts []string
 	// TimeoutOffset is taken off Prometheus' scrape timeout so that the
 	// answer arrives before Prometheus gives up.
 	TimeoutOffset time.Duration
 	// MaxRequests bounds parallel scrapes; 0 means no limit.
 	MaxRequests int
 	// MaxConnections bounds open connections per listener; 0 means no limit.
+	// Idle connections are closed to make room.
 	MaxConnections int
+	// MaxPageRequests bounds the requests served at once by collectors'
+	// routes (pages, JSON API, profiles); 0 means no limit.
+	MaxPageRequests int
 	// HTTP are the server's timeouts; zero fields take DefaultHTTPTimeouts.
 	HTTP HTTPTimeouts
 	OTLP OTLPConfig
@@ -84,10 +92,14 @@ func AddFlags(g FlagGroup, cat *Catalog) *Config {
 		Default("/metrics").StringVar(&c.TelemetryPath)
 	g.Flag("web.enable-profiling", "Serve /debug/pprof/ and /debug/fgprof (Go runtime and wall-clock profiles).").
 		Default("false").BoolVar(&c.EnableProfiling)
-	g.Flag("profiling.allow-unauthenticated", "Allow --web.enable-profiling on a non-loopback address without --web.config.file (TLS, authentication).").
+	g.Flag("profiling.allow-unauthenticated", "Allow --web.enable-profiling and --profiling.enabled on a non-loopback address without a --web.config.file that authenticates (basic auth or verified client certificates).").
 		Default("false").BoolVar(&c.AllowUnauthenticatedProfiling)
-	g.Flag("web.max-connections", "Maximum number of open connections per listen address; 0 disables the limit.").
+	g.Flag("web.allowed-hosts", "Host header name accepted on a loopback listen address besides localhost and loopback IPs, e.g. a reverse proxy's (repeatable); others get 421, against DNS rebinding.").
+		StringsVar(&c.AllowedHosts)
+	g.Flag("web.max-connections", "Maximum number of open connections per listen address (idle ones are closed to make room); 0 disables the limit.").
 		Default("512").IntVar(&c.MaxConnections)
+	g.Flag("web.max-page-requests", "Maximum number of requests served at once by the pages and APIs (/apps, /api/v1/...); 4 times as many wait up to 5s, others get 503. 0 disables the limit.").
+		Default("4").IntVar(&c.MaxPageRequests)
 	g.Flag("web.timeout-offset", "Subtracted from Prometheus' X-Prometheus-Scrape-Timeout-Seconds to get the collectors' deadline.").
 		Default("250ms").DurationVar(&c.TimeoutOffset)
 	g.Flag("web.max-requests", "Maximum number of parallel scrape requests; 0 disables the limit.").

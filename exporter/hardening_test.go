@@ -54,7 +54,7 @@ func TestServerClosesIdleAndSlowConnections(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer slow.Close()
-	if _, err := io.WriteString(slow, "POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\npartial"); err != nil {
+	if _, err := io.WriteString(slow, "POST /metrics HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100000\r\n\r\npartial"); err != nil {
 		t.Fatal(err)
 	}
 	// Bounded: every connection must be closed well within 10 s.
@@ -91,7 +91,7 @@ func TestMaxConnections(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer extra.Close()
-	if _, err := io.WriteString(extra, "GET /-/healthy HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"); err != nil {
+	if _, err := io.WriteString(extra, "GET /-/healthy HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"); err != nil {
 		t.Fatal(err)
 	}
 	_ = extra.SetReadDeadline(time.Now().Add(500 * time.Millisecond))

@@ -13,8 +13,10 @@ import (
 )
 
 // Handler returns every HTTP route of the exporter: the telemetry path, the
-// landing page, /-/healthy, /-/ready and, with --web.enable-profiling,
-// /debug/pprof/ and /debug/fgprof.
+// landing page, /-/healthy, /-/ready, the collectors' routes and, with
+// --web.enable-profiling, /debug/pprof/ and /debug/fgprof; cross-origin
+// state-changing requests are refused. (Serving on a loopback listener
+// also checks the Host header.)
 func (e *Exporter) Handler() http.Handler { return e.handler }
 
 func (e *Exporter) routes() http.Handler {
@@ -33,8 +35,16 @@ func (e *Exporter) routes() http.Handler {
 		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 		mux.Handle("/debug/fgprof", fgprof.Handler())
 	}
+	var pages *pageLimiter
+	if n := e.cfg.MaxPageRequests; n > 0 {
+		pages = newPageLimiter(n)
+	}
 	for _, r := range e.extraRoutes {
-		mux.Handle(r.Pattern, r.Handler)
+		h := r.Handler
+		if pages != nil {
+			h = pages.wrap(h)
+		}
+		mux.Handle(r.Pattern, h)
 	}
 	if e.cfg.TelemetryPath != "/" {
 		landing, err := web.NewLandingPage(e.landingConfig())
@@ -45,7 +55,7 @@ func (e *Exporter) routes() http.Handler {
 			mux.Handle("/", landing)
 		}
 	}
-	return mux
+	return crossOriginGuard(mux)
 }
 
 func (e *Exporter) landingConfig() web.LandingConfig {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	"github.com/sparkglance/sparkglance/collectors/eventlog"
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/appdoc"
+	"github.com/sparkglance/sparkglance/internal/human"
 	"github.com/sparkglance/sparkglance/internal/inorder"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
 	"github.com/sparkglance/sparkglance/internal/sparklog/codec"
@@ -53,7 +55,9 @@ func newAnalyzeCommand(cmd *kingpin.CmdClause) *analyzeCommand {
 // newAnalysisFlags declares analyze's flags without its inputs (compare
 // names its two inputs itself and sets paths).
 func newAnalysisFlags(cmd *kingpin.CmdClause) *analyzeCommand {
-	c := &analyzeCommand{cfg: analysis.DefaultConfig(), workload: eventlog.DefaultWorkloadFlags(), out: os.Stdout, errOut: os.Stderr, paths: new([]string)}
+	// Messages name files, applications and problems an event log chose:
+	// they reach the terminal escaped (human.SafeWriter), as the text does.
+	c := &analyzeCommand{cfg: analysis.DefaultConfig(), workload: eventlog.DefaultWorkloadFlags(), out: os.Stdout, errOut: human.SafeWriter{W: os.Stderr}, paths: new([]string)}
 	c.json = cmd.Flag("json", "Print JSON: an array with one object per application attempt.").Bool()
 	c.interval = cmd.Flag("interval", `Interval width (e.g. 10s, 1m), or "stages" for spark-sight's stage borders.`).Default("10s").String()
 	c.cpus = cmd.Flag("cpus", "Count a constant N cores instead of the executors' (0: from the log).").Default("0").Int()
@@ -86,8 +90,12 @@ func (c *analyzeCommand) run(ctx context.Context) error {
 	}
 	out := jsonArrayWriter{w: bufio.NewWriterSize(c.out, 1<<16)}
 	sink := &docSink{
-		prepare: func(doc appdoc.Doc) (any, error) { return encodeElement(doc) },
-		emit:    func(elem any) error { return out.add(elem.([]byte)) },
+		// Encoding a long application's document takes seconds, in one
+		// call that cannot look at ctx: an interruption does not wait for it.
+		prepare: func(doc appdoc.Doc) (any, error) {
+			return untilDone(ctx, func() (any, error) { return encodeElement(doc) })
+		},
+		emit: func(elem any) error { return out.add(elem.([]byte)) },
 	}
 	_, status, err := c.readAll(ctx, "analyze", sink)
 	if err != nil {
@@ -195,6 +203,7 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *docS
 	}
 
 	var logs []sparklog.Log
+	var listed []bool // the log was found by listing a directory, not named
 	var failed []string
 	fail := func(err error) {
 		failed = append(failed, err.Error())
@@ -210,6 +219,10 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *docS
 			continue
 		}
 		logs = append(logs, found...)
+		named := len(found) == 1 && (found[0].Path == p || found[0].Path == absPath(p))
+		for range found {
+			listed = append(listed, !named)
+		}
 	}
 
 	if len(logs) == 1 {
@@ -230,6 +243,7 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *docS
 	var problems int64
 	var interrupted, writeErr error
 	apps := 0 // documents read, kept or given to the sink
+	attempts := firstLogs{}
 	read := func(i int) result {
 		if ctx.Err() != nil {
 			return result{interrupted: true}
@@ -241,8 +255,10 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *docS
 		r := result{doc: doc, err: err, interrupted: ctx.Err() != nil}
 		if err == nil && sink != nil && len(doc.Events) > 0 {
 			r.prepared, r.sinkErr = sink.prepare(doc)
+			r.interrupted = ctx.Err() != nil
 			// Only what the reporting of problems needs waits for its turn.
-			r.doc = appdoc.Doc{Log: doc.Log, Events: doc.Events, Problems: doc.Problems, ProblemsOmitted: doc.ProblemsOmitted}
+			r.doc = appdoc.Doc{Log: doc.Log, Events: doc.Events, Problems: doc.Problems, ProblemsOmitted: doc.ProblemsOmitted,
+				Report: analysis.Report{AppID: doc.Report.AppID, AttemptID: doc.Report.AttemptID}}
 		}
 		return r
 	}
@@ -250,7 +266,7 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *docS
 		l, doc := logs[i], r.doc
 		switch {
 		case r.interrupted:
-			interrupted = fmt.Errorf("interrupted while reading %s; %d application(s) read before are written", l.Path, apps)
+			interrupted = fmt.Errorf("interrupted while reading %s; %s read before written", l.Path, human.Plural(apps, "application"))
 			return false
 		case r.sinkErr != nil:
 			writeErr = r.sinkErr
@@ -258,6 +274,13 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *docS
 		case r.err != nil:
 			bar.clear()
 			fail(r.err)
+			return true
+		case len(doc.Events) == 0 && listed[i] && notLog(doc) && !sparkLogName(filepath.Base(l.Path)):
+			// A README or other file beside the logs of a directory: named
+			// once, and no reason for a script to think the read failed.
+			bar.clear()
+			p, _ := sparklog.NotEventLog(doc.Problems)
+			fmt.Fprintf(c.errOut, "sparkglance %s: %s: %s\n", command, l.Path, p.Reason)
 			return true
 		case len(doc.Events) == 0:
 			// Not an application: say why instead of printing an empty one.
@@ -269,6 +292,11 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *docS
 			problems += n
 			bar.clear()
 			c.reportProblems(command, doc, n)
+		}
+		if p, dup := attempts.duplicate(doc); dup {
+			problems++
+			bar.clear()
+			fmt.Fprintf(c.errOut, "sparkglance %s: %s\n", command, p)
 		}
 		if sink != nil {
 			bar.clear() // stdout may be the terminal the bar is drawn on
@@ -295,11 +323,70 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *docS
 	case interrupted != nil:
 		status = &statusError{status: exitInterrupted, err: interrupted}
 	case apps == 0:
-		status = &statusError{status: exitNothingRead, err: fmt.Errorf("no event log could be read from %s", strings.Join(*c.paths, ", "))}
+		status = &statusError{status: exitNothingRead, err: fmt.Errorf("no event log could be read from %s", strings.Join(redactLocations(*c.paths), ", "))}
 	case len(failed) > 0 || problems > 0:
-		status = &statusError{status: exitPartial, err: fmt.Errorf("read with problems: %d application(s) read, %d problem(s) in them, %d input(s) unreadable", apps, problems, len(failed))}
+		status = &statusError{status: exitPartial, err: fmt.Errorf("read with problems: %s read, %s in them, %s unreadable", human.Plural(apps, "application"), human.Plural(problems, "problem"), human.Plural(len(failed), "input"))}
 	}
 	return docs, status, nil
+}
+
+// ProblemDuplicateApp is a log claiming an application attempt (App ID
+// and attempt ID) an earlier input already showed: a copy, or two
+// applications a broken cluster manager gave one identity.
+const ProblemDuplicateApp sparklog.ProblemKind = "duplicate-app"
+
+// firstLogs maps each application attempt read to the log that showed it
+// first, in the order of the inputs.
+type firstLogs map[[2]string]string
+
+// duplicate records doc's attempt and returns the problem to report when
+// an earlier log already showed it. A log without an App ID (very old
+// Spark) is no duplicate of anything.
+func (f firstLogs) duplicate(doc appdoc.Doc) (sparklog.Problem, bool) {
+	if doc.Report.AppID == "" {
+		return sparklog.Problem{}, false
+	}
+	k := [2]string{doc.Report.AppID, doc.Report.AttemptID}
+	first, seen := f[k]
+	if !seen {
+		f[k] = doc.Log
+		return sparklog.Problem{}, false
+	}
+	attempt := ""
+	if doc.Report.AttemptID != "" {
+		attempt = fmt.Sprintf(", attempt %q", doc.Report.AttemptID)
+	}
+	return sparklog.Problem{File: doc.Log, Kind: ProblemDuplicateApp,
+		Reason: fmt.Sprintf("application %q%s was already read from %s: two logs claim the same application attempt; both are listed", doc.Report.AppID, attempt, first)}, true
+}
+
+// notLog says whether a document's problems show its file is not an event
+// log (rather than a damaged one).
+func notLog(doc appdoc.Doc) bool {
+	_, ok := sparklog.NotEventLog(doc.Problems)
+	return ok && doc.ProblemsOmitted == 0
+}
+
+// sparkLogName says whether a file name is one Spark gives event logs: its
+// application id (app-… standalone, application_… YARN, local-…, spark-…
+// Kubernetes, digits for Mesos) or Databricks' eventlog. Such a file that
+// holds no event is a damaged log, not a stray file.
+func sparkLogName(name string) bool {
+	for _, prefix := range []string{"app-", "application_", "local-", "spark-", "eventlog"} {
+		if strings.HasPrefix(name, prefix) {
+			return true
+		}
+	}
+	return name != "" && name[0] >= '0' && name[0] <= '9'
+}
+
+// absPath is p made absolute, as local logs' paths are; p itself when
+// that fails (an object-store URL stays as it is).
+func absPath(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
 }
 
 // workers is --parallel resolved: how many logs are read at once.
@@ -319,7 +406,7 @@ func (c *analyzeCommand) workers() (int, error) {
 // output, so stderr only says how many there are.
 func (c *analyzeCommand) reportProblems(command string, doc appdoc.Doc, n int64) {
 	if *c.json {
-		fmt.Fprintf(c.errOut, "sparkglance %s: %s: %d problem(s), listed under \"problems\" in the JSON\n", command, doc.Log, n)
+		fmt.Fprintf(c.errOut, "sparkglance %s: %s: %s, listed under \"problems\" in the JSON\n", command, doc.Log, human.Plural(n, "problem"))
 		return
 	}
 	shown := doc.Problems[:min(len(doc.Problems), maxStderrProblems)]
@@ -327,7 +414,7 @@ func (c *analyzeCommand) reportProblems(command string, doc appdoc.Doc, n int64)
 		fmt.Fprintf(c.errOut, "sparkglance %s: %s\n", command, p)
 	}
 	if rest := n - int64(len(shown)); rest > 0 {
-		fmt.Fprintf(c.errOut, "sparkglance %s: %s: … and %d more problem(s) (--json lists up to %d)\n", command, doc.Log, rest, appdoc.MaxProblems)
+		fmt.Fprintf(c.errOut, "sparkglance %s: %s: … and %s more (--json lists up to %s)\n", command, doc.Log, human.Plural(rest, "problem"), human.Count(appdoc.MaxProblems))
 	}
 }
 
@@ -351,13 +438,20 @@ func noLogReason(dir string) string {
 	return "no event log in this directory: Spark's log directories hold log files, zips and eventlog_v2_* directories at their top level, and other sub-directories are not searched"
 }
 
-// print writes the text output (the JSON one is jsonArrayWriter's).
+// print writes the text output (the JSON one is jsonArrayWriter's). Each
+// application's text is escaped whole (human.SafeLines): names from the
+// log must not drive the terminal (set its title, clear the screen).
 func (c *analyzeCommand) print(docs []appdoc.Doc) error {
+	var b bytes.Buffer
 	for i, d := range docs {
+		b.Reset()
 		if i > 0 {
-			fmt.Fprintln(c.out, strings.Repeat("─", 78))
+			fmt.Fprintln(&b, strings.Repeat("─", 78))
 		}
-		if err := writeTextResult(c.out, d); err != nil {
+		if err := writeTextResult(&b, d); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(c.out, human.SafeLines(b.String())); err != nil {
 			return err
 		}
 	}
@@ -376,13 +470,14 @@ func writeTextResult(w io.Writer, r appdoc.Doc) error {
 			execs++
 		}
 	}
-	fmt.Fprintf(w, "\nRead %d lines: %d executors, %d stage attempts, %d tasks\n", r.Lines, execs, stages, r.Events[sparklog.TypeTaskEnd])
+	fmt.Fprintf(w, "\nRead %s: %s, %s, %s\n", human.Plural(r.Lines, "line"), human.Plural(execs, "executor"),
+		human.Plural(stages, "stage attempt"), human.Plural(r.Events[sparklog.TypeTaskEnd], "task"))
 	types := slices.Sorted(maps.Keys(r.Events))
 	for _, t := range types {
-		fmt.Fprintf(w, "  %8d  %s\n", r.Events[t], t)
+		fmt.Fprintf(w, "  %10s  %s\n", human.Count(r.Events[t]), t)
 	}
 	if n := int64(len(r.Problems)) + r.ProblemsOmitted; n > 0 {
-		fmt.Fprintf(w, "\nProblems: %d (listed on stderr)\n", n)
+		fmt.Fprintf(w, "\nProblems: %s (listed on stderr)\n", human.Count(n))
 	}
 	return nil
 }
@@ -428,4 +523,26 @@ func zstdWindowOf(path string) int64 {
 	head := make([]byte, 18)
 	n, _ := io.ReadFull(f, head)
 	return codec.ZstdWindow(head[:n])
+}
+
+// untilDone returns what f returns, or ctx's error as soon as ctx is done
+// while f still runs: f is then abandoned, to finish on its own goroutine
+// (the command is about to exit), so f must not touch shared state.
+func untilDone[T any](ctx context.Context, f func() (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := f()
+		done <- result{v, err}
+	}()
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-ctx.Done():
+		var zero T
+		return zero, ctx.Err()
+	}
 }

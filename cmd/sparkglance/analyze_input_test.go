@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sparkglance/sparkglance/internal/human"
 	"github.com/sparkglance/sparkglance/internal/simulate"
 	"github.com/sparkglance/sparkglance/internal/testkit"
 )
@@ -69,18 +70,28 @@ func TestAnalyzeInputWithoutEventLog(t *testing.T) {
 	}
 }
 
-// A non-log among logs is reported but the logs are still analysed; the
-// status says the read was partial.
-func TestAnalyzeDirectoryWithAStrayFile(t *testing.T) {
+// Files of a directory that are clearly not event logs (a README, a JSON
+// file of something else: neither the name nor the content of a log) are
+// named once as skipped and leave the status alone; a damaged log beside
+// them still makes the read partial, and so does a non-log named on the
+// command line beside a good log. (A file named like a log that holds no
+// event is a damaged log: TestParallelErrorsNameTheirLogAndSpareTheOthers.)
+func TestAnalyzeDirectoryWithStrayFiles(t *testing.T) {
 	dir := t.TempDir()
 	writeTestFile(t, dir, "app-demo", strings.Join(simulatedLog(t), "\n")+"\n")
-	readme := writeTestFile(t, dir, "README.md", "# logs\n")
-	out, stderr, err := runAnalyzeStderr(t, "--json", dir)
-	if exitStatus(err) != exitPartial {
-		t.Errorf("err %v, want exit %d", err, exitPartial)
+	stray := []string{
+		writeTestFile(t, dir, "README.md", "# logs\nWhat these are.\n"),
+		writeTestFile(t, dir, "settings.json", `{"retention":"30d"}`+"\n"+`{"owner":"data"}`+"\n"),
+		writeTestFile(t, dir, "NOTES", "kept for a year\n"),
 	}
-	if !strings.Contains(stderr, readme+": holds no Spark event") {
-		t.Errorf("stderr %q does not name the stray file", stderr)
+	out, stderr, err := runAnalyzeStderr(t, "--json", dir)
+	if exitStatus(err) != exitOK {
+		t.Errorf("err %v: exit %d, want %d", err, exitStatus(err), exitOK)
+	}
+	for _, p := range stray {
+		if n := strings.Count(stderr, p+": not a Spark event log"); n != 1 {
+			t.Errorf("stderr names %s as not an event log %d times, want once:\n%s", p, n, stderr)
+		}
 	}
 	var app struct {
 		AppID string `json:"appId"`
@@ -88,6 +99,29 @@ func TestAnalyzeDirectoryWithAStrayFile(t *testing.T) {
 	oneApp(t, out, &app)
 	if app.AppID != simulate.DefaultConfig().AppID {
 		t.Errorf("appId %q", app.AppID)
+	}
+
+	lines := simulatedLog(t)
+	lines[5] = `{"Event":"SparkListenerTaskEnd", broken`
+	writeTestFile(t, dir, "app-damaged", strings.Join(lines, "\n")+"\n")
+	if _, stderr, err := runAnalyzeStderr(t, "--json", dir); exitStatus(err) != exitPartial {
+		t.Errorf("with a damaged log: exit %d, want %d\n%s", exitStatus(err), exitPartial, stderr)
+	}
+	good := testkit.Events(t, "local-1422981780767")
+	if _, stderr, err := runAnalyzeStderr(t, "--json", good, stray[0]); exitStatus(err) != exitPartial || !strings.Contains(stderr, stray[0]+": holds no Spark event") {
+		t.Errorf("a named non-log beside a log: exit %d, want %d\n%s", exitStatus(err), exitPartial, stderr)
+	}
+}
+
+// Spark's own test log directory holds a README.md: analyze and report of
+// it succeed, naming the README once.
+func TestAnalyzeSparkTestDirectoryWithItsReadme(t *testing.T) {
+	dir := testkit.Events(t)
+	for _, args := range [][]string{{"analyze", dir}, {"report", dir, "-o", t.TempDir()}} {
+		_, stderr, code := runBinary(t, args...)
+		if code != exitOK || strings.Count(stderr, "README.md") != 1 {
+			t.Errorf("%s: exit %d, want %d and README.md named once; stderr:\n%s", args[0], code, exitOK, stderr)
+		}
 	}
 }
 
@@ -155,7 +189,7 @@ func TestAnalyzeTextProblemsOnStderrBounded(t *testing.T) {
 	if n := strings.Count(stderr, ": malformed-json: "); n != maxStderrProblems {
 		t.Errorf("%d problem lines on stderr, want %d", n, maxStderrProblems)
 	}
-	if !strings.Contains(stderr, fmt.Sprintf("and %d more problem(s)", bad-maxStderrProblems)) {
+	if !strings.Contains(stderr, "and "+human.Plural(bad-maxStderrProblems, "problem")+" more") {
 		t.Errorf("stderr does not say how many were left out:\n%s", stderr)
 	}
 }

@@ -118,7 +118,7 @@ func TestAnalyzeReportsProblemsAndExitsPartial(t *testing.T) {
 	if exitStatus(err) != exitPartial {
 		t.Fatalf("a readable log with a bad line: err %v, want exit status %d", err, exitPartial)
 	}
-	if !strings.Contains(stderr, path+": 1 problem(s)") {
+	if !strings.Contains(stderr, path+": 1 problem,") {
 		t.Errorf("stderr does not count the problem: %q", stderr)
 	}
 	var got struct {

@@ -16,7 +16,7 @@ func TestAnalyzeWhatIf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"\nWhat if (the tasks replayed on other executor counts; today 10 executors × 1 cores at most)\n", "critical path ", "* ideal: 1 executors", "executor_count_oversized: whole application: coreHoursSaved="} {
+	for _, want := range []string{"\nWhat if (the tasks replayed on other executor counts; today 10 executors × 1 core at most)\n", "critical path ", "* ideal: 1 executor,", "executor_count_oversized: whole application: coreHoursSaved="} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text lacks %q:\n%s", want, out)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/sparkglance/sparkglance/collectors/eventlog"
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/backfill"
+	"github.com/sparkglance/sparkglance/internal/human"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
 )
 
@@ -24,7 +25,9 @@ type backfillCommand struct {
 	output   *string
 	interval *time.Duration
 	parallel *int
-	errOut   io.Writer
+	// unfinished writes applications without an ApplicationEnd too.
+	unfinished *bool
+	errOut     io.Writer
 }
 
 func newBackfillCommand(cmd *kingpin.CmdClause) *backfillCommand {
@@ -33,8 +36,9 @@ func newBackfillCommand(cmd *kingpin.CmdClause) *backfillCommand {
 		output: cmd.Flag("output", "OpenMetrics file to write, for promtool tsdb create-blocks-from openmetrics.").Short('o').Required().String(),
 		interval: cmd.Flag("interval", "Interval width; use the exporter's --eventlog.interval so past and live applications look alike.").
 			Default(eventlog.DefaultConfig().Interval.String()).Duration(),
-		parallel: cmd.Flag("parallel", "Logs read at once (0: one per core, GOMAXPROCS). The file written is the same whatever the number.").Default("0").Int(),
-		errOut:   os.Stderr,
+		parallel:   cmd.Flag("parallel", "Logs read at once (0: one per core, GOMAXPROCS). The file written is the same whatever the number.").Default("0").Int(),
+		unfinished: cmd.Flag("include-unfinished", "Also write applications without an ApplicationEnd (a driver that died, Databricks logs), up to their last event.").Bool(),
+		errOut:     human.SafeWriter{W: os.Stderr}, // names from the logs, escaped
 	}
 }
 
@@ -52,7 +56,7 @@ func (c *backfillCommand) run(_ context.Context) error {
 		if problems++; problems <= 20 {
 			fmt.Fprintf(c.errOut, "sparkglance backfill: %s\n", p.String())
 		}
-	}, Parallel: *c.parallel}
+	}, Parallel: *c.parallel, IncludeUnfinished: *c.unfinished}
 	// Written beside the target and renamed, so a failure leaves no
 	// half-written file for promtool to load.
 	dir, base := filepath.Split(*c.output)
@@ -75,13 +79,20 @@ func (c *backfillCommand) run(_ context.Context) error {
 		fmt.Fprintf(c.errOut, "sparkglance backfill: %d more problems not shown\n", problems-20)
 	}
 	if sum.Apps == 0 {
-		return errors.New("no finished application found; nothing written")
+		if *c.unfinished {
+			return errors.New("no application found; nothing written")
+		}
+		return errors.New("no finished application found; nothing written (--include-unfinished writes applications without an ApplicationEnd up to their last event)")
 	}
 	if err := os.Rename(tmp.Name(), *c.output); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.errOut, "sparkglance backfill: %d applications, %d samples written to %s\n"+
+	unfinished := ""
+	if sum.Unfinished > 0 {
+		unfinished = fmt.Sprintf(" (%d of them unfinished, up to their last event)", sum.Unfinished)
+	}
+	fmt.Fprintf(c.errOut, "sparkglance backfill: %d applications%s, %d samples written to %s\n"+
 		"load them with: promtool tsdb create-blocks-from openmetrics %s <prometheus data dir>\n",
-		sum.Apps, sum.Samples, *c.output, *c.output)
+		sum.Apps, unfinished, sum.Samples, *c.output, *c.output)
 	return nil
 }

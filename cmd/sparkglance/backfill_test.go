@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sparkglance/sparkglance/internal/testkit"
@@ -29,5 +30,25 @@ func TestBackfillCommand(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("%d files in the output directory, want only %s", len(entries), out)
+	}
+}
+
+// The README's Databricks log has no ApplicationEnd: backfill says how to
+// write it (the live exporter would not show a 2024 log), and
+// --include-unfinished does.
+func TestBackfillUnfinishedDatabricksLog(t *testing.T) {
+	q88 := testkit.Events(t, "extra", "spark-rapids-tools", "spark-events-qualification", "nds_q88_photon_db_13_3.zstd")
+	out := filepath.Join(t.TempDir(), "history.om")
+	_, stderr, code := runBinary(t, "backfill", q88, "-o", out)
+	if code != 1 || !strings.Contains(stderr, "nothing written (--include-unfinished writes") {
+		t.Errorf("backfill of an unfinished log: exit %d, stderr:\n%s\nwant 1 and the --include-unfinished advice", code, stderr)
+	}
+	_, stderr, code = runBinary(t, "backfill", "--include-unfinished", q88, "-o", out)
+	if code != 0 || !strings.Contains(stderr, "1 applications (1 of them unfinished, up to their last event)") {
+		t.Fatalf("backfill --include-unfinished: exit %d, stderr:\n%s", code, stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil || !bytes.Contains(b, []byte(`spark_app_info{app_id="app-20240919162642-0000"`)) || !bytes.HasSuffix(b, []byte("# EOF\n")) {
+		t.Errorf("backfill --include-unfinished output (%v):\n%.1000s", err, b)
 	}
 }

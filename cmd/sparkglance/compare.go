@@ -16,6 +16,7 @@ import (
 
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/appdoc"
+	"github.com/sparkglance/sparkglance/internal/human"
 	"github.com/sparkglance/sparkglance/internal/report"
 	"github.com/sparkglance/sparkglance/internal/workload"
 )
@@ -217,9 +218,9 @@ func fmtMeasure(m workload.Measure, v float64, currency string) string {
 	case "currency":
 		return analysis.FormatMoney(v, currency)
 	case "watt-hours":
-		return fmt.Sprintf("%.3g Wh", v)
+		return human.WattHours(v)
 	}
-	return fmt.Sprintf("%.3g", v)
+	return human.Number(v)
 }
 
 // fmtBytes renders bytes in binary units.

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/alecthomas/kingpin/v2"
@@ -57,34 +58,38 @@ func prepareDemo(opt demoOptions, cfg *eventlog.Config) (string, error) {
 	return dir, nil
 }
 
-// demoStreamingBatches gives the demo its two streaming queries (about a
-// minute and a half after the batch jobs at real time), so the streaming
-// panels, finding and alert have something to show.
+// demoStreamingBatches is the fewest micro-batches each of the demo's two
+// streaming queries runs; they start with the executors and run beside
+// the batch jobs until these end, so the streaming panels, finding and
+// alert have something to show from the demo's first seconds.
 const demoStreamingBatches = 12
 
+// demoConfig is the simulated application of the demo's run-th run,
+// starting at start.
+func demoConfig(run int, start time.Time) simulate.Config {
+	cfg := simulate.DefaultConfig()
+	cfg.Start = start
+	cfg.AppID = fmt.Sprintf("app-%s-%04d", start.UTC().Format("20060102150405"), run)
+	cfg.Seed = uint64(run)
+	cfg.StreamingBatches = demoStreamingBatches
+	cfg.StreamingAlongside = true
+	return cfg
+}
+
 // runDemo writes the simulated application into dir, speed times faster
-// than real time, again and again with a new application id, until ctx
-// ends.
-func runDemo(ctx context.Context, dir string, speed float64, logger *slog.Logger) {
+// than real time on clock, again and again with a new application id,
+// until ctx ends.
+func runDemo(ctx context.Context, dir string, speed float64, clock simulate.Clock, logger *slog.Logger) {
 	for run := 1; ctx.Err() == nil; run++ {
-		cfg := simulate.DefaultConfig()
-		cfg.Start = time.Now()
-		cfg.AppID = fmt.Sprintf("app-%s-%04d", cfg.Start.UTC().Format("20060102150405"), run)
-		cfg.Seed = uint64(run)
-		cfg.StreamingBatches = demoStreamingBatches
+		cfg := demoConfig(run, clock.Now())
 		logger.Info("demo: simulated Spark application starts", "app_id", cfg.AppID, "dir", dir)
-		path, err := simulate.Live(ctx, dir, cfg, simulate.LiveOptions{Codec: "zstd", Speed: speed})
+		path, err := simulate.Live(ctx, dir, cfg, simulate.LiveOptions{Codec: "zstd", Speed: speed, Clock: clock})
 		if err != nil && ctx.Err() == nil {
 			logger.Error("demo: simulator failed", "err", err)
 			return
 		}
 		logger.Info("demo: simulated Spark application ended", "app_id", cfg.AppID, "log", path)
-		pause := time.NewTimer(time.Duration(float64(demoPause) / speed))
-		select {
-		case <-ctx.Done():
-			pause.Stop()
-		case <-pause.C:
-		}
+		_ = clock.Sleep(ctx, time.Duration(float64(demoPause)/speed))
 	}
 }
 
@@ -96,9 +101,48 @@ func removeDemoDir(dir string, logger *slog.Logger) {
 	}
 }
 
-// printDemoBanner tells a newcomer where to look.
-func printDemoBanner(w io.Writer, dir, telemetryPath string, addrs []net.Addr) {
-	fmt.Fprintf(w, "sparkglance demo: a simulated Spark application (8 executors × 4 cores, ~3 min, then again) is written to\n  %s\n", dir)
+// demoTimeline is when things happen in the demo's first run, from its
+// start, at real time: its stream queries' first batch and its end.
+type demoTimeline struct {
+	firstBatch, end time.Duration
+}
+
+// timelineOf plays cfg's application without waiting and reads the times
+// off its lines.
+func timelineOf(cfg simulate.Config) (demoTimeline, error) {
+	rec := &timelineSink{start: cfg.Start.UnixMilli(), first: -1}
+	if _, err := simulate.Generate(cfg, rec); err != nil {
+		return demoTimeline{}, err
+	}
+	return demoTimeline{firstBatch: time.Duration(rec.first) * time.Millisecond, end: time.Duration(rec.last) * time.Millisecond}, nil
+}
+
+type timelineSink struct{ start, first, last int64 }
+
+func (s *timelineSink) Line(at int64, line string, _ bool) error {
+	at -= s.start
+	if s.first < 0 && strings.Contains(line, "StreamingQueryListener$QueryProgressEvent") {
+		s.first = at
+	}
+	s.last = max(s.last, at)
+	return nil
+}
+
+// printDemoBanner tells a newcomer where to look, and when the demo's
+// application (played speed times faster than real time) shows what.
+func printDemoBanner(w io.Writer, dir, telemetryPath string, addrs []net.Addr, speed float64) {
+	at := func(d time.Duration) string {
+		return (time.Duration(float64(d)/speed) + time.Second/2).Truncate(time.Second).String()
+	}
+	cfg := demoConfig(1, time.Unix(0, 0))
+	tl, err := timelineOf(cfg)
+	fmt.Fprintf(w, "sparkglance demo: a simulated Spark application (%d executors × %d cores) is written live to\n  %s\n", cfg.Executors, cfg.CoresPerExecutor, dir)
+	if err == nil {
+		fmt.Fprintf(w, "It runs %s: batch jobs from its first seconds (a skewed join, a stage retried after a fetch failure,\n"+
+			"executors released, a repartition(1) write) and, beside them, two streaming queries with a batch\n"+
+			"every %s from %s (one falls behind); %s after it ends, the next run starts as a new application.\n",
+			at(tl.end), simulate.StreamingTrigger, at(tl.firstBatch), at(demoPause))
+	}
 	for _, a := range addrs {
 		host, port, err := net.SplitHostPort(a.String())
 		if err != nil {
@@ -107,7 +151,8 @@ func printDemoBanner(w io.Writer, dir, telemetryPath string, addrs []net.Addr) {
 		if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
 			host = "localhost"
 		}
-		fmt.Fprintf(w, "metrics: http://%s%s  (try: curl -s http://%s%s | grep '^spark_')\n",
-			net.JoinHostPort(host, port), telemetryPath, net.JoinHostPort(host, port), telemetryPath)
+		base := "http://" + net.JoinHostPort(host, port)
+		fmt.Fprintf(w, "live pages: %s/apps  (the running and finished applications, updated every few seconds)\n", base)
+		fmt.Fprintf(w, "metrics:    %s%s  (try: curl -s %s%s | grep '^spark_')\n", base, telemetryPath, base, telemetryPath)
 	}
 }

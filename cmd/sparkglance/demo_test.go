@@ -1,19 +1,25 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/klauspost/compress/zstd"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
@@ -295,4 +301,194 @@ func checkGlanceSections(t *testing.T, r *analysis.Report) {
 	if len(r.SQL) == 0 || len(r.SQL[0].Operators) == 0 {
 		t.Error("no SQL execution with operators")
 	}
+}
+
+// demoClock plays the demo without waiting: Sleep moves Now on, and once
+// Now would pass stopAt it cancels the demo there, which leaves the log as
+// a driver that died at that moment would.
+type demoClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	stopAt time.Time
+	cancel context.CancelFunc
+}
+
+func (c *demoClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *demoClock) Sleep(ctx context.Context, d time.Duration) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if next := c.now.Add(d); next.After(c.stopAt) {
+		c.now = c.stopAt
+		c.cancel()
+		return ctx.Err()
+	}
+	c.now = c.now.Add(d)
+	return nil
+}
+
+// playDemo runs the demo on a clock starting at start until the clock
+// reaches stopAt, writing into a new directory it returns.
+func playDemo(t *testing.T, start, stopAt time.Time) string {
+	t.Helper()
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	clock := &demoClock{now: start, stopAt: stopAt, cancel: cancel}
+	runDemo(ctx, dir, 1, clock, slog.New(slog.DiscardHandler))
+	return dir
+}
+
+// Within the first minute of `make run` (the demo's log as written by then,
+// on an injected clock), /metrics shows every family the shipped
+// dashboards query that the event-log collector defines: the streaming row
+// included, which waited for the batch jobs to end (3m20s) before.
+func TestDemoShowsEveryDashboardFamilyWithinAMinute(t *testing.T) {
+	want := dashboardFamiliesOf(t, eventlog.Metrics())
+	// The log's times end at about now, as the demo's would.
+	start := time.Now().Add(-time.Minute)
+	dir := playDemo(t, start, start.Add(time.Minute))
+	logs, _ := filepath.Glob(filepath.Join(dir, "*.inprogress"))
+	if len(logs) != 1 {
+		t.Fatalf("after a minute the demo wrote %v, want one running application's log", logs)
+	}
+	addr, stop := runServe(t, "--eventlog.dir="+dir, "--log.level=warn", "--no-collector.spark", "--eventlog.poll-interval=100ms")
+	defer stop()
+	seen := map[string]bool{}
+	testkit.PollGet("http://"+addr+"/metrics", 30*time.Second, 100*time.Millisecond, func(body string) bool {
+		parser := expfmt.NewTextParser(model.UTF8Validation)
+		families, err := parser.TextToMetricFamilies(strings.NewReader(body))
+		if err != nil {
+			return false
+		}
+		for name, mf := range families {
+			if len(mf.GetMetric()) > 0 {
+				seen[name] = true
+			}
+		}
+		return len(missing(want, seen)) == 0
+	})
+	if m := missing(want, seen); len(m) > 0 {
+		t.Errorf("dashboard families not in /metrics within the demo's first minute: %v", m)
+	}
+}
+
+// The banner says where to look (the live pages and /metrics) and when
+// the demo shows what, as the demo then does: its first run, played on an
+// injected clock, runs as long as the banner says, its streaming queries'
+// first batch comes when it says, and the next run starts the pause later.
+func TestDemoBannerMatchesTheDemo(t *testing.T) {
+	var banner bytes.Buffer
+	addr := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 18090}
+	printDemoBanner(&banner, "/tmp/demo", "/metrics", []net.Addr{addr}, 1)
+	text := banner.String()
+	for _, w := range []string{"http://127.0.0.1:18090/apps", "http://127.0.0.1:18090/metrics", "/tmp/demo"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("banner lacks %s:\n%s", w, text)
+		}
+	}
+	said := regexp.MustCompile(`It runs (\S+):[^(]*\(.*\n(?:.*\n)*?.*every 5s from (\S+) \(one falls behind\); (\S+) after it ends`).FindStringSubmatch(text)
+	if said == nil {
+		t.Fatalf("banner does not say how long the application runs and when streaming starts:\n%s", text)
+	}
+	runs, first, pause := parseDur(t, said[1]), parseDur(t, said[2]), parseDur(t, said[3])
+
+	start := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	dir := playDemo(t, start, start.Add(runs+pause+30*time.Second))
+	var ends, starts []int64
+	firstBatch := int64(-1)
+	for _, name := range []string{demoConfig(1, start).AppID + ".zstd"} {
+		for _, ev := range readDemoLog(t, filepath.Join(dir, name)) {
+			switch {
+			case ev.Event == "SparkListenerApplicationEnd":
+				ends = append(ends, ev.ms(t))
+			case firstBatch < 0 && strings.HasSuffix(ev.Event, "QueryProgressEvent"):
+				firstBatch = ev.Progress.Timestamp.UnixMilli()
+			}
+		}
+	}
+	second, _ := filepath.Glob(filepath.Join(dir, "app-*-0002.zstd*"))
+	if len(second) != 1 {
+		t.Fatalf("no second run within the banner's time and pause: %v", second)
+	}
+	for _, ev := range readDemoLog(t, second[0]) {
+		if ev.Event == "SparkListenerApplicationStart" {
+			starts = append(starts, ev.ms(t))
+		}
+	}
+	if len(ends) != 1 || len(starts) != 1 || firstBatch < 0 {
+		t.Fatalf("first run: ends %v, first batch %v; second run: starts %v", ends, firstBatch, starts)
+	}
+	near := func(what string, got, said time.Duration) {
+		if d := got - said; d < -time.Second || d > time.Second {
+			t.Errorf("%s: %v, the banner says %v", what, got, said)
+		}
+	}
+	ms := func(v int64) time.Duration { return time.Duration(v-start.UnixMilli()) * time.Millisecond }
+	near("the first run's length", ms(ends[0]), runs)
+	near("the first streaming batch", ms(firstBatch), first)
+	near("the next run's start after the end", ms(starts[0])-ms(ends[0]), pause)
+}
+
+func parseDur(t *testing.T, s string) time.Duration {
+	t.Helper()
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		t.Fatalf("banner duration %q: %v", s, err)
+	}
+	return d
+}
+
+type demoEvent struct {
+	Event string
+	// Timestamp is epoch ms in Spark's application events, an ISO time in
+	// the query listener's (which json matches to this field too).
+	Timestamp json.RawMessage
+	Progress  struct{ Timestamp time.Time }
+}
+
+// ms is an application event's Timestamp.
+func (ev demoEvent) ms(t *testing.T) int64 {
+	t.Helper()
+	v, err := strconv.ParseInt(string(ev.Timestamp), 10, 64)
+	if err != nil {
+		t.Fatalf("%s: Timestamp %s: %v", ev.Event, ev.Timestamp, err)
+	}
+	return v
+}
+
+// readDemoLog decodes the events of a demo log (zstd frames).
+func readDemoLog(t *testing.T, path string) []demoEvent {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	dec, err := zstd.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dec.Close()
+	var out []demoEvent
+	sc := bufio.NewScanner(dec)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var ev demoEvent
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		out = append(out, ev)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return out
 }

@@ -11,6 +11,8 @@ import (
 	"syscall"
 
 	"github.com/alecthomas/kingpin/v2"
+
+	"github.com/sparkglance/sparkglance/internal/human"
 )
 
 // command is one subcommand: it declares its flags on the kingpin clause it
@@ -27,6 +29,7 @@ func main() {
 func realMain(args []string) int {
 	app := kingpin.New("sparkglance", "See where a Spark cluster's time and energy go.\n\n"+exitStatusHelp)
 	app.HelpFlag.Short('h')
+	setUpHelp(app)
 	app.Version(versionString())
 
 	commands := map[string]command{
@@ -40,13 +43,13 @@ func realMain(args []string) int {
 
 	chosen, err := app.Parse(args)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "sparkglance: %v (try --help)\n", err)
+		fmt.Fprintf(os.Stderr, "sparkglance: %s (try --help)\n", human.Safe(suggest(app, args, err)))
 		return exitUsage
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := commands[chosen].run(ctx); err != nil {
-		fmt.Fprintf(os.Stderr, "sparkglance %s: %v\n", chosen, err)
+		fmt.Fprintf(os.Stderr, "sparkglance %s: %s\n", chosen, human.Safe(err.Error())) // errors name files and applications
 		var ec exitCoder
 		if asExitCoder(err, &ec) {
 			return ec.ExitCode()

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/sparkglance/sparkglance/internal/human"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
 )
 
@@ -27,6 +28,9 @@ func newProgressBar(out io.Writer, logs []sparklog.Log) *progressBar {
 	var total int64
 	for _, l := range logs {
 		total += storedSize(l)
+	}
+	if s, ok := out.(human.SafeWriter); ok { // the bar's own escapes are wanted
+		out = s.W
 	}
 	w, ok := out.(*os.File)
 	if !ok || total < progressMinBytes || !isTerminal(w) {

@@ -5,7 +5,10 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,16 +61,27 @@ func (c *reportCommand) writeOne(ctx context.Context, out string) error {
 	if len(docs) != 1 {
 		return fmt.Errorf("--output=%s names one page but the inputs hold %d application attempts: give a directory", out, len(docs))
 	}
-	var page bytes.Buffer
-	if err := renderPage(&page, &docs[0]); err != nil {
+	// Rendering a long application's page takes seconds: an interruption
+	// does not wait for it.
+	page, err := untilDone(ctx, func() (*bytes.Buffer, error) {
+		var page bytes.Buffer
+		return &page, renderPage(&page, &docs[0])
+	})
+	if ctx.Err() != nil {
+		return &statusError{status: exitInterrupted, err: fmt.Errorf("interrupted while rendering the page of %s", docs[0].Log)}
+	}
+	if err != nil {
 		return err
 	}
 	if out == "-" {
 		_, err = c.analyze.out.Write(page.Bytes())
-	} else {
-		err = writeFile(out, page.Bytes())
+		return cmp.Or(err, status)
 	}
-	return cmp.Or(err, status)
+	if err := writeFileAtomic(out, page.Bytes()); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.analyze.errOut, "sparkglance report: %s written\n", out)
+	return status
 }
 
 // writeDir writes one page per application attempt into dir, and an index
@@ -94,15 +108,59 @@ func (c *reportCommand) writeDir(ctx context.Context, dir string) error {
 	if err != nil || len(rows) == 0 {
 		return cmp.Or(err, status)
 	}
+	// The index lists the pages earlier runs left in the directory too:
+	// replacing it with this run's pages only would hide them.
+	earlier, err := earlierPages(dir, rows, c.analyze.errOut)
+	if err != nil {
+		return err
+	}
 	var index bytes.Buffer
-	if err := report.WriteIndex(&index, report.Index{Title: "Spark applications", Apps: rows}); err != nil {
+	if err := report.WriteIndex(&index, report.Index{Title: "Spark applications", Apps: append(earlier, rows...)}); err != nil {
 		return err
 	}
-	if err := writeFile(filepath.Join(dir, "index.html"), index.Bytes()); err != nil {
+	if err := writeFileAtomic(filepath.Join(dir, "index.html"), index.Bytes()); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.analyze.errOut, "sparkglance report: %d page(s) and index.html in %s\n", len(rows), dir)
+	if len(earlier) > 0 {
+		fmt.Fprintf(c.analyze.errOut, "sparkglance report: %d page(s) and index.html in %s (the index also lists the %d page(s) already there)\n", len(rows), dir, len(earlier))
+	} else {
+		fmt.Fprintf(c.analyze.errOut, "sparkglance report: %d page(s) and index.html in %s\n", len(rows), dir)
+	}
 	return status
+}
+
+// earlierPages returns the index rows of the glance pages in dir that this
+// run did not write (rows), by file name. Other HTML files are not
+// listed; a page that cannot be read is named on errOut and left out.
+func earlierPages(dir string, rows []report.Summary, errOut io.Writer) ([]report.Summary, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("--output: %w", err)
+	}
+	written := map[string]bool{"index.html": true}
+	for _, r := range rows {
+		written[r.Href] = true
+	}
+	var earlier []report.Summary
+	for _, e := range entries { // sorted by name
+		name := e.Name()
+		if written[name] || !e.Type().IsRegular() || filepath.Ext(name) != ".html" || strings.HasPrefix(name, ".") {
+			continue
+		}
+		page, err := os.ReadFile(filepath.Join(dir, name))
+		if err == nil {
+			var row report.Summary
+			if row, err = report.SummarizePage(page); err == nil {
+				row.Href = name
+				earlier = append(earlier, row)
+				continue
+			}
+		}
+		if !errors.Is(err, report.ErrNotPage) {
+			fmt.Fprintf(errOut, "sparkglance report: %s: not in the index: %v\n", filepath.Join(dir, name), err)
+		}
+	}
+	return earlier, nil
 }
 
 // pageFiles writes the pages of a report directory.
@@ -203,6 +261,42 @@ var pageBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 func writeFile(path string, b []byte) error {
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		return fmt.Errorf("--output: %w", err)
+	}
+	return nil
+}
+
+// writeFileAtomic writes b to a temporary file beside path, flushed to
+// disk, and renames it to path: a full disk or any failure leaves path as
+// it was (absent, or the previous version), never a truncated page.
+func writeFileAtomic(path string, b []byte) error {
+	dir, base := filepath.Split(path)
+	var f *os.File
+	var err error
+	for i := 0; ; i++ {
+		// O_EXCL with 0644 (less the umask), as os.WriteFile would create
+		// it; CreateTemp's files are 0600.
+		temp := filepath.Join(dir, fmt.Sprintf(".%s.%d-%d.tmp", base, os.Getpid(), i))
+		f, err = os.OpenFile(temp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err == nil || !errors.Is(err, fs.ErrExist) || i == 100 {
+			break
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("--output: %w", err)
+	}
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Sync() // a delayed allocation can fail only here
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("--output: %s: %w", path, err)
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/common/version"
 
 	"github.com/sparkglance/sparkglance/exporter"
+	"github.com/sparkglance/sparkglance/internal/simulate"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
 )
 
@@ -57,10 +58,10 @@ func (c *serveCommand) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	printDemoBanner(os.Stdout, demoDir, cfg.TelemetryPath, addrs)
+	printDemoBanner(os.Stdout, demoDir, cfg.TelemetryPath, addrs, *c.demo.speed)
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	wg.Go(func() { runDemo(ctx, demoDir, *c.demo.speed, logger) })
+	wg.Go(func() { runDemo(ctx, demoDir, *c.demo.speed, simulate.WallClock{}, logger) })
 	defer func() { cancel(); wg.Wait() }()
 	return e.Run(ctx)
 }

@@ -3,7 +3,10 @@ package main
 import (
 	"context"
 	"net"
+	"net/http"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -102,4 +105,72 @@ func TestWiringRegistersEveryCollector(t *testing.T) {
 	if w.claims == nil || w.discovery == nil || w.eventlog == nil {
 		t.Error("a shared service is missing")
 	}
+}
+
+// The README's node agent, with any of the energy flags, starts and gets
+// ready (the event-log collector, on by default, has no log to read and
+// leaves --energy.tdp-watts to the node agent), and it listens on the
+// port of the systemd unit's node agent (here on loopback instead).
+func TestServeReadmeNodeAgentWithEnergyFlags(t *testing.T) {
+	args, listen := readmeNodeAgent(t)
+	unit, err := os.ReadFile(filepath.Join("..", "..", "deploy", "systemd", "sparkglance-node.service"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, port, _ := net.SplitHostPort(listen); port == "" || !strings.Contains(string(unit), "--web.listen-address=:"+port+" ") {
+		t.Errorf("the README's node agent listens on %q, not on the port of deploy/systemd/sparkglance-node.service", listen)
+	}
+	for _, flags := range [][]string{
+		{"--energy.tdp-watts=100"},
+		{"--energy.tdp-watts=100", "--energy.cpu-model=Intel Xeon Platinum 8375C", "--energy.node-packages=2",
+			"--energy.core-watts=5", "--energy.idle-ratio=0.2", "--energy.carbon-intensity=300"},
+	} {
+		all := append(append(slices.Clone(args), "--log.level=warn"), flags...)
+		addr, stop := runServe(t, all...)
+		if code := waitReady(t, "http://"+addr+"/-/ready", 15*time.Second); code != http.StatusOK {
+			t.Errorf("serve %v: /-/ready answered %d within 15 s, want 200", all, code)
+		}
+		stop()
+	}
+}
+
+// readmeNodeAgent returns the flags of the README's node agent command
+// but its listen address, and that address.
+func readmeNodeAgent(t *testing.T) (args []string, listen string) {
+	t.Helper()
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.Lines(string(readme)) {
+		cmd, comment, ok := strings.Cut(line, "#")
+		if !ok || !strings.Contains(comment, "the node agent") || !strings.HasPrefix(cmd, "sparkglance serve ") {
+			continue
+		}
+		for _, f := range strings.Fields(strings.TrimPrefix(cmd, "sparkglance serve ")) {
+			if v, ok := strings.CutPrefix(f, "--web.listen-address="); ok {
+				listen = v
+			} else {
+				args = append(args, f)
+			}
+		}
+		return args, listen
+	}
+	t.Fatal("no `sparkglance serve … # the node agent` line in README.md")
+	return nil, ""
+}
+
+// waitReady polls url until it answers 200 or timeout passes, and returns
+// the last status (0: no answer).
+func waitReady(t *testing.T, url string, timeout time.Duration) int {
+	t.Helper()
+	client := &http.Client{Timeout: 2 * time.Second}
+	code := 0
+	for deadline := time.Now().Add(timeout); time.Now().Before(deadline) && code != http.StatusOK; time.Sleep(50 * time.Millisecond) {
+		if resp, err := client.Get(url); err == nil {
+			code = resp.StatusCode
+			resp.Body.Close()
+		}
+	}
+	return code
 }

@@ -59,7 +59,6 @@ type trackedApp struct {
 	user      string
 	started   bool // ApplicationStart seen
 	dirty     bool // events arrived since the last view
-	execs     map[string]*execTotals
 	settled   settledTotals
 	shaper    executorShaper // --eventlog.executor-metrics and max-executors-per-app
 	prev      *appView
@@ -83,7 +82,6 @@ func newTrackedApp(w *Watcher, l sparklog.Log) *trackedApp {
 	a := &trackedApp{
 		key: l.Key, rolling: l.Layout == sparklog.LayoutRolling, w: w, log: w.log.With("log", l.Key),
 		wake: make(chan struct{}, 1), done: make(chan struct{}),
-		execs: map[string]*execTotals{},
 	}
 	a.running.Store(l.InProgress)
 	a.foundDone = !l.InProgress
@@ -254,7 +252,7 @@ func (a *trackedApp) publish(finished bool) {
 	}
 	r := a.analysis.Report()
 	a.lastBuild, a.dirty = time.Now(), false
-	v := buildView(&r, a.user, a.execs, !finished, a.w.cfg.SettleTimeout, a.lastBuild)
+	v := buildView(&r, a.user, !finished, a.w.cfg.SettleTimeout, a.lastBuild)
 	v.sql = sqlops.Summarize(r.SQL, a.w.cfg.SQLMaxOperators)
 	v.stages = buildStagesView(&r, a.w.cfg.MaxStages)
 	if r.Energy != nil && a.measured.update(&r, a.w.cfg.Measured) {
@@ -332,7 +330,6 @@ func (a *trackedApp) restart(why string) {
 	l := a.follower.Log()
 	a.follower = sparklog.NewFollower(l, a, sparklog.Options{SQLUpdatesOnly: true})
 	a.startAnalysis()
-	a.execs = map[string]*execTotals{}
 	a.user, a.started, a.prev, a.bytesSeen = "", false, nil, 0
 	a.notify()
 }
@@ -355,7 +352,7 @@ func (a *trackedApp) finish() {
 	a.running.Store(false)
 	a.dropAnalysis()
 	a.leaveCatchUp()
-	a.follower, a.execs, a.prev = nil, nil, nil
+	a.follower, a.prev = nil, nil
 	a.caught.Store(true)
 	a.w.appFinished(a)
 }
@@ -366,13 +363,6 @@ func (a *trackedApp) Event(_ sparklog.Position, ev sparklog.Event) error {
 	switch e := ev.(type) {
 	case *sparklog.ApplicationStart:
 		a.user, a.started = e.User, true
-	case *sparklog.TaskEnd:
-		t := a.execs[e.Task.ExecutorID]
-		if t == nil {
-			t = &execTotals{}
-			a.execs[e.Task.ExecutorID] = t
-		}
-		t.addTask(e)
 	}
 	a.analysis.Add(ev)
 	a.events++

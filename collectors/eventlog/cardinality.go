@@ -89,14 +89,14 @@ func summarise(execs []execView, value func(*execTotals) float64) execSummary {
 func summariesOf(execs []execView) *execSummaries {
 	s := &execSummaries{}
 	for c := range taskTimeCategories {
-		s.taskTime[c] = summarise(execs, func(t *execTotals) float64 { return t.taskTime[c] })
+		s.taskTime[c] = summarise(execs, func(t *execTotals) float64 { return t.Time[c] })
 	}
-	s.diskSpill = summarise(execs, func(t *execTotals) float64 { return t.diskSpill })
-	s.memSpill = summarise(execs, func(t *execTotals) float64 { return t.memSpill })
-	s.shuffleRead = summarise(execs, func(t *execTotals) float64 { return t.shuffleRead })
-	s.shuffleWrite = summarise(execs, func(t *execTotals) float64 { return t.shuffleWrite })
-	s.input = summarise(execs, func(t *execTotals) float64 { return t.input })
-	s.output = summarise(execs, func(t *execTotals) float64 { return t.output })
+	s.diskSpill = summarise(execs, func(t *execTotals) float64 { return t.DiskSpill })
+	s.memSpill = summarise(execs, func(t *execTotals) float64 { return t.MemorySpill })
+	s.shuffleRead = summarise(execs, func(t *execTotals) float64 { return t.ShuffleRead })
+	s.shuffleWrite = summarise(execs, func(t *execTotals) float64 { return t.ShuffleWrite })
+	s.input = summarise(execs, func(t *execTotals) float64 { return t.Input })
+	s.output = summarise(execs, func(t *execTotals) float64 { return t.Output })
 	return s
 }
 
@@ -167,7 +167,7 @@ func (s *executorShaper) shape(v *appView, mode string, limit int) *appView {
 		other.live = other.live || e.live
 		other.cores += e.cores
 		other.activeTasks += e.activeTasks
-		other.totals.add(&e.totals)
+		other.totals.Add(&e.totals)
 	}
 	if !merged {
 		return v
@@ -195,7 +195,7 @@ func (s *executorShaper) name(execs []execView, limit int) {
 	run := taskTimeIndex["run"]
 	cands := slices.Clone(execs)
 	slices.SortFunc(cands, func(a, b execView) int {
-		if c := cmp.Compare(b.totals.taskTime[run], a.totals.taskTime[run]); c != 0 {
+		if c := cmp.Compare(b.totals.Time[run], a.totals.Time[run]); c != 0 {
 			return c
 		}
 		return strings.Compare(a.id, b.id)
@@ -224,19 +224,6 @@ func (s *executorShaper) mergeSpill(in map[string][2]float64) map[string][2]floa
 		out[id] = [2]float64{o[0] + v[0], o[1] + v[1]}
 	}
 	return out
-}
-
-// add sums o into t.
-func (t *execTotals) add(o *execTotals) {
-	for i := range t.taskTime {
-		t.taskTime[i] += o.taskTime[i]
-	}
-	t.memSpill += o.memSpill
-	t.diskSpill += o.diskSpill
-	t.shuffleRead += o.shuffleRead
-	t.shuffleWrite += o.shuffleWrite
-	t.input += o.input
-	t.output += o.output
 }
 
 // withExecutors is a copy of v with other executors, summaries, interval

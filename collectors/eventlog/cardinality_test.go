@@ -203,7 +203,7 @@ func TestExecutorLimitKeepsNamesAndOtherMonotonic(t *testing.T) {
 		for id, r := range runs {
 			var e execView
 			e.id = id
-			e.totals.taskTime[taskTimeIndex["run"]] = r
+			e.totals.Time[taskTimeIndex["run"]] = r
 			v.executors = append(v.executors, e)
 		}
 		slices.SortFunc(v.executors, func(a, b execView) int { return strings.Compare(a.id, b.id) })
@@ -212,7 +212,7 @@ func TestExecutorLimitKeepsNamesAndOtherMonotonic(t *testing.T) {
 	other := func(v *appView) float64 {
 		for _, e := range v.executors {
 			if e.id == otherExecutor {
-				return e.totals.taskTime[taskTimeIndex["run"]]
+				return e.totals.Time[taskTimeIndex["run"]]
 			}
 		}
 		return 0

@@ -12,8 +12,8 @@ import (
 func viewOfLog(t *testing.T, path string) *appView {
 	t.Helper()
 	r := referenceReport(t, path, time.Minute)
-	execs := map[string]*execTotals{"1": {memSpill: 5, input: 7}}
-	v := buildView(&r, "user", execs, true, time.Minute, time.UnixMilli(r.LastEventTime))
+	r.ExecutorTaskSums = map[string]execTotals{"1": {MemorySpill: 5, Input: 7}}
+	v := buildView(&r, "user", true, time.Minute, time.UnixMilli(r.LastEventTime))
 	if len(v.executors) == 0 {
 		t.Fatalf("%s: no executors in the view", path)
 	}
@@ -38,7 +38,7 @@ func TestSameDataComparesTheData(t *testing.T) {
 		"running":     func(v *appView) { v.running = !v.running },
 		"an executor's spill": func(v *appView) {
 			v.executors = append([]execView(nil), v.executors...)
-			v.executors[0].totals.memSpill++
+			v.executors[0].totals.MemorySpill++
 		},
 		"a task count":      func(v *appView) { v.tasks[1]++ },
 		"settled spill map": func(v *appView) { v.settled.spill = map[string][2]float64{"1": {1, 2}} },

@@ -250,7 +250,7 @@ var families = append([]family{
 			cat, pair := taskTimeIndex[c], taskTimePairs[c] // looked up once, not per executor
 			for i := range p.v.executors {
 				e := &p.v.executors[i]
-				p.add(execTaskTime, p.execCreated[i], e.totals.taskTime[cat], p.id, p.name, p.execs[i], pair)
+				p.add(execTaskTime, p.execCreated[i], e.totals.Time[cat], p.id, p.name, p.execs[i], pair)
 			}
 		}
 	}},
@@ -258,8 +258,8 @@ var families = append([]family{
 		disk, memory := mediumPairs["disk"], mediumPairs["memory"]
 		for i := range p.v.executors {
 			t := &p.v.executors[i].totals
-			p.add(execSpill, p.execCreated[i], t.diskSpill, p.id, p.name, p.execs[i], disk)
-			p.add(execSpill, p.execCreated[i], t.memSpill, p.id, p.name, p.execs[i], memory)
+			p.add(execSpill, p.execCreated[i], t.DiskSpill, p.id, p.name, p.execs[i], disk)
+			p.add(execSpill, p.execCreated[i], t.MemorySpill, p.id, p.name, p.execs[i], memory)
 		}
 	}},
 	{m: execIntervalSpill, emit: func(ch sink, p *appPairs, _ time.Time) {
@@ -282,10 +282,10 @@ var families = append([]family{
 			p.add(execSettledSpill, p.execCreated[i], s[0], p.id, p.name, p.execs[i], memory)
 		}
 	}},
-	execFamily(execShuffleRead, func(e *execView) (float64, bool) { return e.totals.shuffleRead, true }),
-	execFamily(execShuffleWrite, func(e *execView) (float64, bool) { return e.totals.shuffleWrite, true }),
-	execFamily(execInput, func(e *execView) (float64, bool) { return e.totals.input, true }),
-	execFamily(execOutput, func(e *execView) (float64, bool) { return e.totals.output, true }),
+	execFamily(execShuffleRead, func(e *execView) (float64, bool) { return e.totals.ShuffleRead, true }),
+	execFamily(execShuffleWrite, func(e *execView) (float64, bool) { return e.totals.ShuffleWrite, true }),
+	execFamily(execInput, func(e *execView) (float64, bool) { return e.totals.Input, true }),
+	execFamily(execOutput, func(e *execView) (float64, bool) { return e.totals.Output, true }),
 	{m: sqlExecutions, emit: func(ch sink, p *appPairs, _ time.Time) {
 		for _, status := range sqlStatuses {
 			if n, ok := p.v.sql.ExecutionsByStatus[status]; ok {

@@ -132,7 +132,7 @@ func (c Config) validate() error {
 	if c.MaxStages <= 0 {
 		errs = append(errs, fmt.Errorf("--eventlog.max-stages %d must be positive", c.MaxStages))
 	}
-	if _, err := ResolveEnergyModel(c.Analysis.Energy, c.NodePower); err != nil {
+	if _, err := c.energyModel(); err != nil {
 		errs = append(errs, err)
 	}
 	if err := CheckCostModel(c.Analysis.Cost); err != nil {

@@ -2,6 +2,7 @@ package eventlog
 
 import (
 	"fmt"
+	"runtime"
 	"strconv"
 
 	"github.com/sparkglance/sparkglance/exporter"
@@ -29,7 +30,7 @@ type NodePower struct {
 // --energy.tdp-watts too, which in `serve` the node agent declares (the
 // wiring shares its value).
 func RegisterEnergyFlags(f exporter.FlagGroup, m *analysis.EnergyModel, e *NodePower, withTDP bool) {
-	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	g := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) } // never an exponent in the help
 	f.Flag("energy.core-watts", "Watts one busy core (hardware thread) draws, charged per second of task CPU time (default: CodeCarbon's 4 W per core for an unknown CPU). Replaced by the node's TDP ÷ --energy.node-cpus when --energy.tdp-watts or --energy.cpu-model is given.").
 		Default(g(m.CoreWatts)).Float64Var(&m.CoreWatts)
 	f.Flag("energy.idle-ratio", "Share of --energy.core-watts an allocated but idle executor core draws (default: CodeCarbon's 10 % floor at zero load).").
@@ -72,7 +73,7 @@ func ResolveEnergyModel(m analysis.EnergyModel, e NodePower) (analysis.EnergyMod
 			tdp, model = row.Watts*float64(e.Packages), row.Name
 		}
 		if e.NodeCPUs < 1 {
-			return m, fmt.Errorf("--energy.node-cpus=%d: the node's hardware threads are needed to turn its TDP (%g W) into watts per core", e.NodeCPUs, tdp)
+			return m, fmt.Errorf("--energy.node-cpus=%d: add --energy.node-cpus=N, the hardware threads of one Spark node (this host has %d), to turn the node's TDP (%g W) into watts per core", e.NodeCPUs, runtime.NumCPU(), tdp)
 		}
 		m.CoreWatts, m.CPUModel, m.NodeTDPWatts, m.NodeCPUs = tdp/float64(e.NodeCPUs), model, tdp, e.NodeCPUs
 	}
@@ -90,4 +91,21 @@ func CheckEnergyModel(m analysis.EnergyModel) error {
 		return fmt.Errorf("--energy.carbon-intensity=%g: must not be negative", m.CarbonIntensity)
 	}
 	return nil
+}
+
+// energyModel is the event-log collector's energy model. Without a
+// directory to follow the collector reads no log, and --energy.tdp-watts
+// is the node agent's alone (serve --collector.process --energy.tdp-watts=…
+// needs no --energy.node-cpus): only the values themselves are checked.
+// With one, the message of a missing --energy.node-cpus says that the flag
+// is shared.
+func (c Config) energyModel() (analysis.EnergyModel, error) {
+	if len(c.Dirs) == 0 {
+		return c.Analysis.Energy, CheckEnergyModel(c.Analysis.Energy)
+	}
+	m, err := ResolveEnergyModel(c.Analysis.Energy, c.NodePower)
+	if err != nil && c.NodePower.TDPWatts > 0 && c.NodePower.NodeCPUs < 1 {
+		err = fmt.Errorf("%w (--energy.tdp-watts, the node agent's TDP, is also the event-log energy model's for --eventlog.dir; a node agent without --eventlog.dir or --demo needs no --energy.node-cpus)", err)
+	}
+	return m, err
 }

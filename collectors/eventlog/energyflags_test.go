@@ -1,6 +1,7 @@
 package eventlog
 
 import (
+	"log/slog"
 	"strings"
 	"testing"
 
@@ -52,5 +53,25 @@ func TestResolveEnergyModelFromNodePower(t *testing.T) {
 		if _, err := ResolveEnergyModel(def, c.p); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: error %v, want one naming %s", c.p, err, c.want)
 		}
+	}
+}
+
+// --energy.tdp-watts is the node agent's flag too: a node agent (no
+// directory to follow) starts with it alone, while a collector that
+// follows logs asks for --energy.node-cpus by name, saying why.
+func TestEnergyFlagsOfANodeAgent(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.NodePower.TDPWatts = 100
+	if _, err := New(cfg, slog.New(slog.DiscardHandler)); err != nil {
+		t.Errorf("no --eventlog.dir, --energy.tdp-watts=100: %v", err)
+	}
+	cfg.Dirs = []string{t.TempDir()}
+	_, err := New(cfg, slog.New(slog.DiscardHandler))
+	if err == nil || !strings.Contains(err.Error(), "add --energy.node-cpus=N") || !strings.Contains(err.Error(), "node agent without --eventlog.dir") {
+		t.Errorf("--eventlog.dir, --energy.tdp-watts=100, no --energy.node-cpus: %v; want the flag to add and why", err)
+	}
+	cfg.NodePower.NodeCPUs = 50
+	if m, err := cfg.energyModel(); err != nil || m.CoreWatts != 2 {
+		t.Errorf("100 W over 50 threads: %+v, %v; want 2 W per core", m, err)
 	}
 }

@@ -22,7 +22,7 @@ func RegisterFindingFlags(f exporter.FlagGroup, cfg *analysis.Config) {
 		case *time.Duration:
 			flag.Default(p.String()).DurationVar(p)
 		case *float64:
-			flag.Default(strconv.FormatFloat(*p, 'g', -1, 64)).Float64Var(p)
+			flag.Default(strconv.FormatFloat(*p, 'f', -1, 64)).Float64Var(p) // 67108864, never 6.7108864e+07
 		case *int:
 			flag.Default(fmt.Sprint(*p)).IntVar(p)
 		default:

@@ -170,6 +170,9 @@ func TestDuplicateAttemptKeepsFirstLog(t *testing.T) {
 		if v, _ := series(mfs, "sparkglance_eventlog_errors_total", map[string]string{"reason": "duplicate-app"}); v != 1 {
 			t.Fatalf("duplicate counted %v times, want once", v)
 		}
+		if v, _ := series(mfs, "sparkglance_eventlog_skipped_total", map[string]string{"reason": "duplicate-app"}); v != 1 {
+			t.Fatalf("duplicate counted %v times as skipped, want once", v)
+		}
 	}
 }
 

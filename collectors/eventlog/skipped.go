@@ -8,14 +8,16 @@ import (
 )
 
 // Reasons of sparkglance_eventlog_skipped_total: a log is not shown
-// because its application ended longer than --eventlog.retention ago, or
-// because --eventlog.max-apps applications are held already.
+// because its application ended longer than --eventlog.retention ago,
+// because --eventlog.max-apps applications are held already, or because
+// another log admitted earlier shows the same application attempt.
 const (
 	skipMaxApps   = "max-apps"
 	skipRetention = "retention"
+	skipDuplicate = "duplicate-app"
 )
 
-var skipReasons = []string{skipMaxApps, skipRetention}
+var skipReasons = []string{skipDuplicate, skipMaxApps, skipRetention}
 
 // errorReasons are the reasons of sparkglance_eventlog_errors_total known
 // in advance; they are exported at 0 from the start, so that a dashboard

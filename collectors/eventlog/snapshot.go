@@ -100,9 +100,8 @@ type execView struct {
 	addedMs     int64 // SparkListenerExecutorAdded, epoch milliseconds; 0 if never announced
 }
 
-// buildView turns a Report plus the collector's own per-executor totals
-// into a view. now decides which unsettled interval has waited long enough.
-func buildView(r *analysis.Report, user string, execs map[string]*execTotals, running bool,
+// buildView turns a Report, with its per-executor task sums, into a view. now decides which unsettled interval has waited long enough.
+func buildView(r *analysis.Report, user string, running bool,
 	settleTimeout time.Duration, now time.Time) *appView {
 	v := &appView{viewData: viewData{
 		// Label values from the log, made valid UTF-8 before anything sorts
@@ -134,18 +133,16 @@ func buildView(r *analysis.Report, user string, execs map[string]*execTotals, ru
 		if ex.IsActive && !v.ended {
 			ev.live, ev.cores = true, float64(ex.TotalCores)
 		}
-		if t := execs[ex.ID]; t != nil {
-			ev.totals = *t
-		}
+		ev.totals = r.ExecutorTaskSums[ex.ID]
 		v.activeTasks += ev.activeTasks
 		if ex.ID != "driver" || r.LocalCores == 0 {
 			v.cores += ev.cores
 		}
 		v.executors = append(v.executors, ev)
 	}
-	for id, t := range execs { // tasks on an executor the log never announced
+	for id, t := range r.ExecutorTaskSums { // tasks on an executor the log never announced
 		if !seen[id] {
-			v.executors = append(v.executors, execView{id: exporter.LabelValue(id), totals: *t})
+			v.executors = append(v.executors, execView{id: exporter.LabelValue(id), totals: t})
 		}
 	}
 	// Plain string order: the order the registry sorts series in.

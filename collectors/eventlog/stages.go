@@ -154,17 +154,17 @@ func addStage(row *stageRow, s *analysis.Stage, lastEvent int64) {
 	row.tasks[0] += float64(s.NumCompleteTasks)
 	row.tasks[1] += float64(s.NumFailedTasks)
 	row.tasks[2] += float64(s.NumKilledTasks)
-	row.taskTime[taskTimeIndex["cpu"]] += float64(s.ExecutorCPUTime) / 1e9
-	row.taskTime[taskTimeIndex["shuffle"]] += float64(s.ShuffleFetchWaitTime)/1e3 + float64(s.ShuffleWriteTime)/1e9
-	row.taskTime[taskTimeIndex["serde"]] += float64(s.ExecutorDeserializeCPUTime)/1e9 + float64(s.ResultSerializationTime)/1e3
-	row.taskTime[taskTimeIndex["gc"]] += float64(s.JVMGCTime) / 1e3
-	row.taskTime[taskTimeIndex["run"]] += float64(s.ExecutorRunTime) / 1e3
-	row.memSpill += float64(s.MemoryBytesSpilled)
-	row.diskSpill += float64(s.DiskBytesSpilled)
-	row.shuffleRead += float64(s.ShuffleReadBytes)
-	row.shuffleWrite += float64(s.ShuffleWriteBytes)
-	row.input += float64(s.InputBytes)
-	row.output += float64(s.OutputBytes)
+	row.Time[taskTimeIndex["cpu"]] += float64(s.ExecutorCPUTime) / 1e9
+	row.Time[taskTimeIndex["shuffle"]] += float64(s.ShuffleFetchWaitTime)/1e3 + float64(s.ShuffleWriteTime)/1e9
+	row.Time[taskTimeIndex["serde"]] += float64(s.ExecutorDeserializeCPUTime)/1e9 + float64(s.ResultSerializationTime)/1e3
+	row.Time[taskTimeIndex["gc"]] += float64(s.JVMGCTime) / 1e3
+	row.Time[taskTimeIndex["run"]] += float64(s.ExecutorRunTime) / 1e3
+	row.MemorySpill += float64(s.MemoryBytesSpilled)
+	row.DiskSpill += float64(s.DiskBytesSpilled)
+	row.ShuffleRead += float64(s.ShuffleReadBytes)
+	row.ShuffleWrite += float64(s.ShuffleWriteBytes)
+	row.Input += float64(s.InputBytes)
+	row.Output += float64(s.OutputBytes)
 }
 
 func (row *stageRow) add(o *stageRow) {
@@ -172,7 +172,7 @@ func (row *stageRow) add(o *stageRow) {
 	for i := range row.tasks {
 		row.tasks[i] += o.tasks[i]
 	}
-	row.execTotals.add(&o.execTotals)
+	row.execTotals.Add(&o.execTotals)
 	row.energyJoules += o.energyJoules
 	row.measuredJoules += o.measuredJoules
 	row.cost += o.cost
@@ -196,7 +196,7 @@ var stageFamilies = []family{
 		ids := p.stageIDPairs(rows)
 		for _, c := range [...]string{"cpu", "gc", "run", "serde", "shuffle"} {
 			for i := range rows {
-				p.send(stageTaskTime, rows[i].taskTime[taskTimeIndex[c]], ids[i], taskTimePairs[c])
+				p.send(stageTaskTime, rows[i].Time[taskTimeIndex[c]], ids[i], taskTimePairs[c])
 			}
 		}
 	}},
@@ -204,16 +204,16 @@ var stageFamilies = []family{
 		rows := p.stageRows()
 		ids := p.stageIDPairs(rows)
 		for i := range rows {
-			p.send(stageSpill, rows[i].diskSpill, ids[i], mediumPairs["disk"])
+			p.send(stageSpill, rows[i].DiskSpill, ids[i], mediumPairs["disk"])
 		}
 		for i := range rows {
-			p.send(stageSpill, rows[i].memSpill, ids[i], mediumPairs["memory"])
+			p.send(stageSpill, rows[i].MemorySpill, ids[i], mediumPairs["memory"])
 		}
 	}},
-	stageFamily(stageShuffleRead, func(r *stageRow) float64 { return r.shuffleRead }),
-	stageFamily(stageShuffleWrite, func(r *stageRow) float64 { return r.shuffleWrite }),
-	stageFamily(stageInput, func(r *stageRow) float64 { return r.input }),
-	stageFamily(stageOutput, func(r *stageRow) float64 { return r.output }),
+	stageFamily(stageShuffleRead, func(r *stageRow) float64 { return r.ShuffleRead }),
+	stageFamily(stageShuffleWrite, func(r *stageRow) float64 { return r.ShuffleWrite }),
+	stageFamily(stageInput, func(r *stageRow) float64 { return r.Input }),
+	stageFamily(stageOutput, func(r *stageRow) float64 { return r.Output }),
 	{m: stageEnergy, emit: func(ch sink, p *appPairs, _ time.Time) {
 		sv := p.v.stages
 		if sv == nil || sv.energySource == "" {

@@ -91,7 +91,7 @@ func newWatcher(cfg Config, logger *slog.Logger, claims *Claims) (*Watcher, erro
 		return nil, err
 	}
 	var err error
-	if cfg.Analysis.Energy, err = ResolveEnergyModel(cfg.Analysis.Energy, cfg.NodePower); err != nil {
+	if cfg.Analysis.Energy, err = cfg.energyModel(); err != nil {
 		return nil, err
 	}
 	if cfg.Analysis.Workload, err = cfg.Workload.Resolve(); err != nil {
@@ -589,11 +589,14 @@ func (w *Watcher) checkDuplicate(a *trackedApp, v *appView) {
 	}
 	w.mu.Unlock()
 	if first == nil {
-		a.dupOf.Store(nil)
+		if a.dupOf.Swap(nil) != nil {
+			w.admitted(a.key) // the first is gone: this one is shown now
+		}
 		return
 	}
 	if prev := a.dupOf.Swap(&first.key); prev == nil || *prev != first.key {
 		w.countError("duplicate-app")
+		w.skip(a.key, skipDuplicate)
 		a.log.Warn("event log shows an application attempt another log already shows; not exported",
 			"app_id", v.appID, "attempt_id", v.attemptID, "first_log", first.key)
 	}

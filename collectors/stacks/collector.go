@@ -143,8 +143,8 @@ func (c *Collector) Routes() []exporter.Route {
 	h := c.profiles.Handler()
 	return []exporter.Route{
 		{Pattern: profiles.CollectionPath, Handler: h, Text: "Profiles",
-			Description: "JVM flame graphs on demand: POST a target, download pprof, folded or SVG"},
-		{Pattern: profiles.ItemPrefix, Handler: h},
+			Description: "JVM flame graphs on demand: POST a target, download pprof, folded or SVG", Privileged: "--profiling.enabled"},
+		{Pattern: profiles.ItemPrefix, Handler: h, Privileged: "--profiling.enabled"},
 	}
 }
 

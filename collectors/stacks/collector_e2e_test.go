@@ -152,7 +152,7 @@ func testMetrics(t *testing.T, c *stacks.Collector, base string, pid int) {
 
 func postProfile(t *testing.T, base, body string) (int, map[string]any) {
 	t.Helper()
-	status, b := do(t, http.MethodPost, base+"/api/v1/profiles", body)
+	status, b := postJSON(t, base+"/api/v1/profiles", body)
 	var out map[string]any
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatalf("POST %s: %d, body not JSON: %q", body, status, b)

@@ -110,7 +110,7 @@ func TestProfilingNeedsStacksCollector(t *testing.T) {
 		wantErr bool
 	}{
 		{[]string{"--profiling.enabled"}, true},
-		{[]string{"--profiling.enabled", "--collector.stacks"}, false},
+		{[]string{"--profiling.enabled", "--collector.stacks", "--web.listen-address=127.0.0.1:18090"}, false},
 		{[]string{"--collector.stacks"}, false},
 	} {
 		cat := exporter.NewCatalog()

@@ -30,6 +30,12 @@ func do(t *testing.T, method, url, body string) (int, []byte) {
 	return testkit.HTTPDo(t, nil, method, url, nil, body)
 }
 
+// postJSON POSTs body as application/json, as the profiles API requires.
+func postJSON(t *testing.T, url, body string) (int, []byte) {
+	t.Helper()
+	return testkit.HTTPDo(t, nil, http.MethodPost, url, http.Header{"Content-Type": {"application/json"}}, body)
+}
+
 // scrape fetches and parses /metrics.
 func scrape(t *testing.T, base string) map[string]*dto.MetricFamily {
 	t.Helper()

@@ -30,8 +30,10 @@ type App struct {
 	execs     map[string]*executor // the current incarnation per id, as Spark's store keeps it
 	execIndex map[string]int32     // stable small index per executor id (spill cells)
 	execIDs   []string
+	execSums  map[string]*TaskSums // spread tasks' sums per executor id
 	lifetimes []lifetime
 	openLife  map[string]int // executor id → index of its open lifetime
+	openCores int            // Σ cores of the open lifetimes, kept as they open and close
 	driverAdd bool           // an ExecutorAdded for "driver" was seen (local mode, Spark 2.4+)
 
 	stages   map[stageKey]*stage
@@ -109,6 +111,7 @@ func New(cfg Config) *App {
 		rpCPUs:      map[int]int{},
 		execs:       map[string]*executor{},
 		execIndex:   map[string]int32{},
+		execSums:    map[string]*TaskSums{},
 		openLife:    map[string]int{},
 		stages:      map[stageKey]*stage{},
 		attempts:    map[int][]int{},
@@ -294,10 +297,7 @@ func (a *App) availableCoresNow() int {
 	if a.cfg.CPUs > 0 {
 		return a.cfg.CPUs
 	}
-	n := 0
-	for _, i := range a.openLife {
-		n += a.lifetimes[i].cores
-	}
+	n := a.openCores
 	if c, _, ok := a.localDriverSoFar(false); ok {
 		n += c
 	}

@@ -246,3 +246,59 @@ func BenchmarkLongRunning(b *testing.B) {
 		})
 	}
 }
+
+// generateManyExecutors streams an application with n single-core
+// executors, added one a millisecond, and one task on each (as the log of
+// issue 24.11): every executor event then comes at a new time, when the
+// analysis counts the cores available.
+func generateManyExecutors(n int, add func(sparklog.Event)) {
+	t0 := int64(1_700_000_000_000)
+	add(&sparklog.ApplicationStart{AppName: "many", AppID: "app-many", Timestamp: t0})
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = fmt.Sprint(i + 1)
+		add(&sparklog.ExecutorAdded{Timestamp: t0 + 1000 + int64(i), ExecutorID: ids[i], Host: "h", TotalCores: 1})
+	}
+	start := t0 + 2000 + int64(n)
+	info := sparklog.StageInfo{NumTasks: n, SubmissionTime: start}
+	add(&sparklog.JobStart{SubmissionTime: start, StageInfos: []sparklog.StageInfo{info}})
+	add(&sparklog.StageSubmitted{Stage: info})
+	for i := range n {
+		add(&sparklog.TaskStart{Task: sparklog.TaskInfo{TaskID: int64(i), Index: i, LaunchTime: start + 1000 + int64(i/1000), ExecutorID: ids[i]}})
+	}
+	for i := range n {
+		launch := start + 1000 + int64(i/1000)
+		add(&sparklog.TaskEnd{Reason: sparklog.TaskEndReason{Reason: "Success"},
+			Task:    sparklog.TaskInfo{TaskID: int64(i), Index: i, LaunchTime: launch, FinishTime: launch + 1000, ExecutorID: ids[i]},
+			Metrics: &sparklog.TaskMetrics{ExecutorRunTime: 900, ExecutorCPUTime: 8e8, HasExecutorCPUTime: true, JVMGCTime: 10, MemoryBytesSpilled: int64(i%7) << 20}})
+	}
+	end := start + 3000 + int64(n/1000)
+	info.CompletionTime = end
+	add(&sparklog.StageCompleted{Stage: info})
+	add(&sparklog.JobEnd{CompletionTime: end, Result: "JobSucceeded"})
+	add(&sparklog.ApplicationEnd{Timestamp: end + 1000})
+}
+
+// BenchmarkManyExecutors analyses one application with many single-core
+// executors, one task each (issue 24.11: the cost per event must not grow
+// with the executors open), and 1M tasks on 5,000 executors against one.
+func BenchmarkManyExecutors(b *testing.B) {
+	for _, n := range []int{10_000, 30_000, 100_000, 1_000_000} {
+		b.Run(fmt.Sprintf("executors-%d", n), func(b *testing.B) {
+			for b.Loop() {
+				a := New(DefaultConfig())
+				generateManyExecutors(n, a.Add)
+				_ = a.Report()
+			}
+		})
+	}
+	for _, execs := range []int{1, 5000} {
+		b.Run(fmt.Sprintf("1M-tasks-on-%d", execs), func(b *testing.B) {
+			for b.Loop() {
+				a := New(DefaultConfig())
+				generateApp(1, 1_000_000, execs, 1, a.Add)
+				_ = a.Report()
+			}
+		})
+	}
+}

@@ -15,14 +15,26 @@ import (
 // border is then dropped and its two segments merged, which is exact).
 // Because log order follows time, a new border almost always lies after
 // every value already binned in its segment, and the split is exact. When
-// events arrive out of time order (ms-level disorder) and a new border cuts
-// through binned values, that segment is split by time share; sums are
-// conserved either way.
+// a new border cuts through binned values (events out of time order, or a
+// log without TaskStart events, where a stage's first launch is known only
+// at its first TaskEnd, after earlier stages' longer tasks were binned),
+// that segment is binned again from the tasks themselves, each over its
+// own span: values are not spread evenly over a segment, so splitting by
+// time share would give one side more than its tasks' share (intervals
+// over 100 %, issue 24.2). For that the timeline keeps every placed task,
+// as spark-sight does (about 80 bytes a task, only with stage borders).
 type borderTimeline struct {
 	borders []int64
 	refs    []int32 // how many stage borders sit at each time
 	segs    []seg   // len(borders)+1
 	byStage map[int]*stageSpan
+	tasks   []placedTask
+}
+
+// placedTask is one spread task, kept to bin a split segment again.
+type placedTask struct {
+	launch, finish int64
+	c              contrib
 }
 
 type seg struct {
@@ -83,11 +95,9 @@ func (t *borderTimeline) insert(b int64) {
 	case old.lo >= b: // everything lies right of b
 		right, *old = *old, emptySeg()
 	case old.hi <= b: // everything lies left of b: nothing to move
-	default: // disorder: share by time
-		f := float64(old.hi-b) / float64(old.hi-old.lo)
-		right.bucket = old.splitOff(f)
-		right.lo, right.hi = b, old.hi
-		old.hi = b
+	default: // b cuts through binned values: bin both sides again
+		*old = t.binned(t.segStart(i), b)
+		right = t.binned(b, t.segEnd(i))
 	}
 	t.borders = slices.Insert(t.borders, i, b)
 	t.refs = slices.Insert(t.refs, i, 1)
@@ -125,6 +135,7 @@ func (t *borderTimeline) segEnd(i int) int64 {
 }
 
 func (t *borderTimeline) spread(launch, finish int64, c *contrib) {
+	t.tasks = append(t.tasks, placedTask{launch, finish, *c})
 	i, found := slices.BinarySearch(t.borders, launch)
 	if found {
 		i++ // launch == borders[i] opens segment i+1
@@ -140,6 +151,28 @@ func (t *borderTimeline) spread(launch, finish int64, c *contrib) {
 			t.put(i, lo, hi, c, float64(hi-lo)/d)
 		}
 	}
+}
+
+// binned is the segment [from, to) binned from the placed tasks, each
+// piece as spread bins it.
+func (t *borderTimeline) binned(from, to int64) seg {
+	s := emptySeg()
+	for k := range t.tasks {
+		p := &t.tasks[k]
+		if p.finish == p.launch {
+			if p.launch >= from && p.launch < to {
+				s.add(&p.c, 1)
+				s.lo, s.hi = min(s.lo, p.launch), max(s.hi, p.launch)
+			}
+			continue
+		}
+		lo, hi := max(p.launch, from), min(p.finish, to)
+		if hi > lo {
+			s.add(&p.c, float64(hi-lo)/float64(p.finish-p.launch))
+			s.lo, s.hi = min(s.lo, lo), max(s.hi, hi)
+		}
+	}
+	return s
 }
 
 func (t *borderTimeline) put(i int, lo, hi int64, c *contrib, f float64) {

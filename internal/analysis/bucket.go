@@ -19,7 +19,13 @@ type bucket struct {
 	cpu, serde, shuffle, gc, task float64
 	stages                        []int32 // sorted, unique
 	spill                         []spillCell
+	spillAt                       map[int32]int // exec → index in spill, once spill is long
 }
+
+// spillIndexFrom is how many spill cells a bucket scans before it keeps
+// an index: an interval where thousands of executors spill must not cost
+// a scan of them all per task.
+const spillIndexFrom = 16
 
 type spillCell struct {
 	exec      int32
@@ -41,14 +47,36 @@ func (b *bucket) add(c *contrib, f float64) {
 }
 
 func (b *bucket) addSpill(exec int32, mem, disk float64) {
-	for i := range b.spill {
-		if b.spill[i].exec == exec {
-			b.spill[i].mem += mem
-			b.spill[i].disk += disk
-			return
-		}
+	if i, ok := b.spillIndex(exec); ok {
+		b.spill[i].mem += mem
+		b.spill[i].disk += disk
+		return
+	}
+	if b.spillAt != nil {
+		b.spillAt[exec] = len(b.spill)
 	}
 	b.spill = append(b.spill, spillCell{exec, mem, disk})
+}
+
+// spillIndex finds exec's spill cell: by scanning while there are few,
+// by an index built once there are many.
+func (b *bucket) spillIndex(exec int32) (int, bool) {
+	if b.spillAt == nil && len(b.spill) >= spillIndexFrom {
+		b.spillAt = make(map[int32]int, 2*len(b.spill))
+		for i, c := range b.spill {
+			b.spillAt[c.exec] = i
+		}
+	}
+	if b.spillAt != nil {
+		i, ok := b.spillAt[exec]
+		return i, ok
+	}
+	for i := range b.spill {
+		if b.spill[i].exec == exec {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // merge adds o into b.
@@ -68,27 +96,6 @@ func (b *bucket) merge(o *bucket) {
 	}
 }
 
-// splitOff moves the share f of b's values into a new bucket (stage ids
-// are kept on both sides).
-func (b *bucket) splitOff(f float64) bucket {
-	r := bucket{
-		cpu: b.cpu * f, serde: b.serde * f, shuffle: b.shuffle * f, gc: b.gc * f, task: b.task * f,
-		stages: slices.Clone(b.stages),
-	}
-	b.cpu -= r.cpu
-	b.serde -= r.serde
-	b.shuffle -= r.shuffle
-	b.gc -= r.gc
-	b.task -= r.task
-	for i := range b.spill {
-		s := &b.spill[i]
-		r.spill = append(r.spill, spillCell{s.exec, s.mem * f, s.disk * f})
-		s.mem -= s.mem * f
-		s.disk -= s.disk * f
-	}
-	return r
-}
-
 func (b *bucket) empty() bool {
 	return len(b.stages) == 0 && len(b.spill) == 0 && b.task == 0
 }
@@ -99,22 +106,18 @@ func (a *App) spreadTask(e *sparklog.TaskEnd) {
 	if finish < launch { // unfinished or clock trouble: treat as instantaneous
 		finish = launch
 	}
+	sums := taskSumsOf(launch, finish, e.Metrics)
+	if m := e.Metrics; m != nil && m.HasExecutorCPUTime {
+		a.hasCPUTime = true
+	}
 	c := contrib{
-		task:  float64(finish-launch) / 1e3,
+		cpu: sums.Time[TaskTimeCPU], serde: sums.Time[TaskTimeSerde], shuffle: sums.Time[TaskTimeShuffle],
+		gc: sums.Time[TaskTimeGC], task: sums.Time[TaskTimeRun],
+		memSpill: sums.MemorySpill, diskSpill: sums.DiskSpill,
 		stage: int32(e.StageID),
 		exec:  a.execIdx(e.Task.ExecutorID),
 	}
-	if m := e.Metrics; m != nil {
-		if m.HasExecutorCPUTime {
-			a.hasCPUTime = true
-		}
-		c.cpu = float64(m.ExecutorCPUTime) / 1e9
-		c.serde = float64(m.ExecutorDeserializeCPUTime)/1e9 + float64(m.ResultSerializationTime)/1e3
-		c.shuffle = float64(m.ShuffleRead.FetchWaitTime)/1e3 + float64(m.ShuffleWrite.WriteTime)/1e9
-		c.gc = float64(m.JVMGCTime) / 1e3
-		c.memSpill = float64(m.MemoryBytesSpilled)
-		c.diskSpill = float64(m.DiskBytesSpilled)
-	}
+	a.addExecutorTask(e.Task.ExecutorID, &sums)
 	a.totals.add(&c)
 	a.timeline.taskEnded(e.StageID, launch, finish)
 	a.timeline.spread(launch, finish, &c)

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sparkglance/sparkglance/internal/human"
 )
 
 // Cost defaults: Google Cloud Compute Engine's on-demand price of an N2
@@ -136,10 +138,11 @@ func writeCost(w io.Writer, r Report) {
 		return
 	}
 	cur := c.Model.Currency
-	fmt.Fprintf(w, "cost %s (%.3g core-hours × %g + %.3g memory GiB-hours × %g per hour)", FormatMoney(c.Total, cur),
-		c.CoreHours, c.Model.CoreHour, c.MemoryGiBHours, c.Model.MemoryGiBHour)
+	price := func(p float64) string { return strconv.FormatFloat(p, 'f', -1, 64) } // as given, never an exponent
+	fmt.Fprintf(w, "cost %s (%s core-hours × %s + %s memory GiB-hours × %s per hour)", FormatMoney(c.Total, cur),
+		human.Number(c.CoreHours), price(c.Model.CoreHour), human.Number(c.MemoryGiBHours), price(c.Model.MemoryGiBHour))
 	if r.CPUTimeAvailable {
-		fmt.Fprintf(w, ", wasted %s (%.3g idle core-hours)", FormatMoney(c.Wasted, cur), c.WastedCoreHours)
+		fmt.Fprintf(w, ", wasted %s (%s idle core-hours)", FormatMoney(c.Wasted, cur), human.Number(c.WastedCoreHours))
 	}
 	fmt.Fprintln(w)
 	if len(c.Stages) == 0 || c.Total <= 0 {
@@ -156,15 +159,22 @@ func writeCost(w io.Writer, r Report) {
 		if n > 0 {
 			fmt.Fprint(w, ", ")
 		}
-		fmt.Fprintf(w, "stage %d.%d %s (%.0f%%)", s.StageID, s.AttemptID, FormatMoney(s.Cost, cur), 100*s.Cost/c.Total)
+		fmt.Fprintf(w, "stage %d.%d %s (%s)", s.StageID, s.AttemptID, FormatMoney(s.Cost, cur), human.Percent(s.Cost/c.Total))
 	}
 	fmt.Fprintln(w)
 }
 
-// FormatMoney renders an amount with its currency: 12.34 USD, 0.0561 USD.
+// FormatMoney renders an amount with its currency: 1,234.50 USD,
+// 0.0561 USD, 0.0000161 USD (never an exponent).
 func FormatMoney(x float64, currency string) string {
 	if math.Abs(x) >= 1 || x == 0 {
-		return fmt.Sprintf("%.2f %s", x, currency)
+		whole, cents, _ := strings.Cut(fmt.Sprintf("%.2f", math.Abs(x)), ".")
+		w, _ := strconv.ParseFloat(whole, 64)
+		sign := ""
+		if x < 0 {
+			sign = "-"
+		}
+		return sign + human.Decimal(w, 0) + "." + cents + " " + currency
 	}
-	return fmt.Sprintf("%.3g %s", x, currency)
+	return human.Number(x) + " " + currency
 }

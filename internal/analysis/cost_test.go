@@ -62,3 +62,12 @@ func TestExecutorMemoryBytes(t *testing.T) {
 		}
 	}
 }
+
+func TestFormatMoney(t *testing.T) {
+	for x, want := range map[float64]string{0: "0.00 USD", 1.999: "2.00 USD", 1234.5: "1,234.50 USD", -3.25: "-3.25 USD",
+		0.0561: "0.0561 USD", 0.0000161: "0.0000161 USD", -0.5: "-0.5 USD"} {
+		if got := FormatMoney(x, "USD"); got != want {
+			t.Errorf("FormatMoney(%v) = %q, want %q", x, got, want)
+		}
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
+
+	"github.com/sparkglance/sparkglance/internal/human"
 )
 
 // writeEnergy prints the application's energy and carbon and the stages
@@ -15,10 +17,10 @@ func writeEnergy(w io.Writer, r Report) {
 		return
 	}
 	m := e.Model
-	fmt.Fprintf(w, "energy %s (%s: %g W per busy core, idle cores %g%% of it): active %s, idle %s; %s CO2e at %g g/kWh\n",
-		fmtWattHours(e.WattHours), e.Source, m.CoreWatts, 100*m.IdleRatio,
+	fmt.Fprintf(w, "energy %s (%s: %s W per busy core, idle cores %s of it): active %s, idle %s; %s CO2e at %s g/kWh\n",
+		fmtWattHours(e.WattHours), e.Source, human.Number(m.CoreWatts), human.Percent(m.IdleRatio),
 		fmtWattHours(e.ActiveJoules/JoulesPerWattHour), fmtWattHours(e.IdleJoules/JoulesPerWattHour),
-		fmtGrams(e.CarbonGrams), m.CarbonIntensity)
+		fmtGrams(e.CarbonGrams), human.Number(m.CarbonIntensity))
 	if len(e.Stages) == 0 || e.ActiveJoules <= 0 {
 		return
 	}
@@ -29,7 +31,7 @@ func writeEnergy(w io.Writer, r Report) {
 		if n > 0 {
 			fmt.Fprint(w, ", ")
 		}
-		fmt.Fprintf(w, "stage %d.%d %s (%.0f%%)", s.StageID, s.AttemptID, fmtWattHours(s.Joules/JoulesPerWattHour), 100*s.Joules/e.ActiveJoules)
+		fmt.Fprintf(w, "stage %d.%d %s (%s)", s.StageID, s.AttemptID, fmtWattHours(s.Joules/JoulesPerWattHour), human.Percent(s.Joules/e.ActiveJoules))
 	}
 	fmt.Fprintln(w)
 }
@@ -47,20 +49,6 @@ func topStageEnergy(stages []StageEnergy) []int {
 	return idx
 }
 
-// fmtWattHours prints energy in Wh, kWh or MWh.
-func fmtWattHours(wh float64) string { return fmtThousands(wh, "Wh", "kWh", "MWh") }
+func fmtWattHours(wh float64) string { return human.WattHours(wh) }
 
-// fmtGrams prints a mass of CO2e in g, kg or t.
-func fmtGrams(g float64) string { return fmtThousands(g, "g", "kg", "t") }
-
-// fmtThousands prints v in its unit, or in the units a thousand and a
-// million times bigger, to three significant digits.
-func fmtThousands(v float64, unit, kilo, mega string) string {
-	switch {
-	case v >= 1e6:
-		return fmt.Sprintf("%.3g %s", v/1e6, mega)
-	case v >= 1e3:
-		return fmt.Sprintf("%.3g %s", v/1e3, kilo)
-	}
-	return fmt.Sprintf("%.3g %s", v, unit)
-}
+func fmtGrams(g float64) string { return human.Grams(g) }

@@ -60,9 +60,10 @@ func (a *App) executorAdded(e *sparklog.ExecutorAdded) {
 		a.driverAdd = true
 	}
 	if i, ok := a.openLife[e.ExecutorID]; ok { // re-registration: close the old life
-		a.lifetimes[i].to, a.lifetimes[i].open = e.Timestamp, false
+		a.closeLife(i, e.Timestamp)
 	}
 	a.openLife[e.ExecutorID] = len(a.lifetimes)
+	a.openCores += cores
 	a.lifetimes = append(a.lifetimes, lifetime{exec: e.ExecutorID, host: e.Host, cores: cores, from: e.Timestamp, open: true})
 }
 
@@ -72,9 +73,15 @@ func (a *App) executorRemoved(e *sparklog.ExecutorRemoved) {
 		ex.removeTime, ex.removeReason = e.Timestamp, e.Reason
 	}
 	if i, ok := a.openLife[e.ExecutorID]; ok {
-		a.lifetimes[i].to, a.lifetimes[i].open = e.Timestamp, false
+		a.closeLife(i, e.Timestamp)
 		delete(a.openLife, e.ExecutorID)
 	}
+}
+
+// closeLife ends lifetime i at t and takes its cores off the open sum.
+func (a *App) closeLife(i int, t int64) {
+	a.lifetimes[i].to, a.lifetimes[i].open = t, false
+	a.openCores -= a.lifetimes[i].cores
 }
 
 func (a *App) blockManagerAdded(e *sparklog.BlockManagerAdded) {

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"cmp"
+	"context"
 	"math"
 	"slices"
 	"strconv"
@@ -30,13 +31,19 @@ type Report struct {
 	Master         string `json:"master,omitempty"`
 	LocalCores     int    `json:"localCores,omitempty"`     // cores counted for the driver in local mode
 	CoresEstimated bool   `json:"coresEstimated,omitempty"` // local[*]: cores = most tasks busy at once (localBusy)
+	// MaxCores is the most cores available at once: executors alive
+	// together (or the local driver's), not an average over an interval.
+	MaxCores int `json:"maxCores"`
 	// CPUTimeAvailable is false for logs without Executor CPU Time (before
 	// Spark 2.1): cpuSeconds and efficiency are then 0, not measured.
 	CPUTimeAvailable bool       `json:"cpuTimeAvailable"`
 	Intervals        []Interval `json:"intervals"`
 	Stages           []Stage    `json:"stages"`
 	Executors        []Executor `json:"executors"`
-	Findings         []Finding  `json:"findings"`
+	// ExecutorTaskSums are the tasks on the timeline summed by executor id
+	// (TaskSums); not in the JSON, which keeps Spark's executor summaries.
+	ExecutorTaskSums map[string]TaskSums `json:"-"`
+	Findings         []Finding           `json:"findings"`
 	// SQL lists the SQL executions with their operators' metrics.
 	SQL []sqlops.Execution `json:"sql"`
 	// Streaming lists the Structured Streaming queries, first seen first.
@@ -58,7 +65,7 @@ type Report struct {
 	// Driver is the driver JVM's memory and GC, when the log tells them.
 	Driver *DriverMemory `json:"driver,omitempty"`
 	// UnplacedTasks counts task ends whose times could not be placed on the
-	// timeline (no launch time, or a span over 31 days).
+	// timeline (no launch time, or a span over a year: maxTaskSpanMs).
 	UnplacedTasks int64 `json:"unplacedTasks"`
 	// Problems lists the first values the analysis did not take as they
 	// were (negative metrics, task ends without a start); ProblemCount
@@ -99,6 +106,14 @@ type Spill struct {
 
 // Report builds the snapshot.
 func (a *App) Report() Report {
+	r, _ := a.ReportContext(context.Background())
+	return r
+}
+
+// ReportContext is Report stopping early, with ctx's error, once ctx is
+// done: it checks between its phases and between the what-if's replays,
+// which on a long or big application take seconds.
+func (a *App) ReportContext(ctx context.Context) (Report, error) {
 	end := a.end
 	if !a.ended {
 		end = a.lastTime
@@ -125,18 +140,35 @@ func (a *App) Report() Report {
 	if c, est, ok := a.localDriver(); ok && a.cfg.CPUs <= 0 {
 		r.LocalCores, r.CoresEstimated = c, est
 	}
-	r.Intervals = a.reportIntervals(start, end)
+	if err := ctx.Err(); err != nil {
+		return r, err
+	}
+	r.Intervals = a.reportIntervals(ctx, start, end)
 	for i := range r.Intervals {
 		r.Totals.AvailableCoreSecs += r.Intervals[i].AvailableCoreSeconds
 	}
+	if err := ctx.Err(); err != nil {
+		return r, err
+	}
 	r.Stages = a.reportStages()
 	r.Executors = a.reportExecutors(max(end-a.start, 0)) // an end before the start (broken clock) is no negative run time
+	r.ExecutorTaskSums = a.reportExecutorTaskSums()
+	r.MaxCores = maxCores(&r)
+	if a.cfg.CPUs > 0 { // --cpus: the cores counted are that constant, whatever the executors had
+		r.MaxCores = a.cfg.CPUs
+	}
 	r.SQL = a.sql.Executions()
 	r.Jobs, r.JobCounts = a.jobLog.report(), a.jobLog.counts
 	if a.hasCPUTime { // without task CPU time every core would read idle
 		r.Energy = a.energy(&r)
 	}
-	r.WhatIf = a.whatIf(&r)
+	if err := ctx.Err(); err != nil {
+		return r, err
+	}
+	r.WhatIf = a.whatIf(ctx, &r)
+	if err := ctx.Err(); err != nil {
+		return r, err
+	}
 	r.StageRetries = a.stageRetries()
 	r.Driver = a.driverMemory()
 	r.Streaming = a.streamingReport()
@@ -145,10 +177,14 @@ func (a *App) Report() Report {
 	r.Cost = a.cost(&r)
 	r.Findings = a.findings(&r)
 	r.Findings = append(r.Findings, sqlFindings(r.SQL, a.cfg.SQLThresholds)...)
-	return r
+	return r, ctx.Err()
 }
 
 const maxAppSpanMs = 366 * 24 * 3600 * 1000
+
+// ctxCheckIntervals intervals are built between two looks at the context:
+// a year of 10 s intervals is 3.2 million of them.
+const ctxCheckIntervals = 4096
 
 // coreLives lists the core availability: executors' lives (open ones end
 // at end), the local-mode driver, or the --cpus constant.
@@ -172,7 +208,7 @@ func (a *App) coreLives(start, end int64) []lifetime {
 	return lives
 }
 
-func (a *App) reportIntervals(start, end int64) []Interval {
+func (a *App) reportIntervals(ctx context.Context, start, end int64) []Interval {
 	if !a.hasStart && a.firstTime == math.MaxInt64 {
 		return []Interval{} // no timestamp seen yet: no timeline
 	}
@@ -200,6 +236,9 @@ func (a *App) reportIntervals(start, end int64) []Interval {
 		}
 	}
 	for i, s := range spans {
+		if i%ctxCheckIntervals == 0 && ctx.Err() != nil {
+			return nil // the caller returns ctx's error
+		}
 		b := s.b
 		iv := Interval{
 			Start: s.start, End: s.end,
@@ -278,4 +317,38 @@ func (a *App) reportExecutors(appDuration int64) []Executor {
 	}
 	slices.SortFunc(out, func(x, y Executor) int { return compareExecIDs(x.ID, y.ID) })
 	return out
+}
+
+// maxCores is the most cores available at once: the executors' cores
+// summed over those alive together, the local driver's, and at least the
+// highest interval's average (which is what --cpus makes constant).
+func maxCores(r *Report) int {
+	type step struct {
+		t     int64
+		cores int
+	}
+	var steps []step
+	for _, e := range r.Executors {
+		if e.ID == "driver" || e.TotalCores <= 0 {
+			continue
+		}
+		steps = append(steps, step{e.AddTime, e.TotalCores})
+		if e.RemoveTime > 0 {
+			steps = append(steps, step{max(e.RemoveTime, e.AddTime), -e.TotalCores})
+		}
+	}
+	// Removals before additions at the same instant: a replacement is not
+	// counted together with the executor it replaces.
+	slices.SortFunc(steps, func(x, y step) int { return cmp.Or(cmp.Compare(x.t, y.t), cmp.Compare(x.cores, y.cores)) })
+	best, now := r.LocalCores, 0
+	for _, s := range steps {
+		now += s.cores
+		best = max(best, now)
+	}
+	for _, iv := range r.Intervals {
+		if w := float64(iv.End-iv.Start) / 1e3; w > 0 {
+			best = max(best, int(math.Ceil(iv.AvailableCoreSeconds/w-1e-9)))
+		}
+	}
+	return best
 }

@@ -8,6 +8,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/sparkglance/sparkglance/internal/human"
 )
 
 // textStreamingBatches is how many of a query's latest batches the text
@@ -35,7 +37,7 @@ func writeStreaming(w io.Writer, r Report) {
 		if q.Name != "" {
 			fmt.Fprintf(w, " (id %s)", q.ID)
 		}
-		fmt.Fprintf(w, ": %s, %d batches, %d input rows, batch time %s", q.Status, q.Batches, q.InputRows, fmtSeconds(q.BatchSeconds))
+		fmt.Fprintf(w, ": %s, %s, %s, batch time %s", q.Status, human.Plural(q.Batches, "batch", "batches"), human.Plural(q.InputRows, "input row"), fmtSeconds(q.BatchSeconds))
 		if q.TriggerIntervalSeconds > 0 {
 			fmt.Fprintf(w, ", trigger every %s", fmtSeconds(q.TriggerIntervalSeconds))
 		}
@@ -47,21 +49,21 @@ func writeStreaming(w io.Writer, r Report) {
 			fmt.Fprintf(w, "    phases: %s\n", ph)
 		}
 		if b := q.Last; b != nil {
-			fmt.Fprintf(w, "    last batch %d: %s, %d rows, in %s, processed %s rows/s, state %d rows in %s",
-				b.BatchID, fmtSeconds(b.DurationSeconds), b.InputRows, fmtRate(b.InputRowsPerSecond), fmtRate(b.ProcessedRowsPerSecond),
-				b.StateRows, fmtBytes(float64(b.StateMemoryBytes)))
+			fmt.Fprintf(w, "    last batch %d: %s, %s, in %s, processed %s rows/s, state %s in %s",
+				b.BatchID, fmtSeconds(b.DurationSeconds), human.Plural(b.InputRows, "row"), fmtRate(b.InputRowsPerSecond), fmtRate(b.ProcessedRowsPerSecond),
+				human.Plural(b.StateRows, "row"), fmtBytes(float64(b.StateMemoryBytes)))
 			if b.WatermarkLagSeconds != nil {
 				fmt.Fprintf(w, ", watermark %s behind", fmtSeconds(*b.WatermarkLagSeconds))
 			}
 			if b.OffsetLag != nil {
-				fmt.Fprintf(w, ", %.0f offsets not yet read", *b.OffsetLag)
+				fmt.Fprintf(w, ", %s offsets not yet read", human.Number(*b.OffsetLag))
 			}
 			fmt.Fprintln(w)
 		}
 		if q.BehindBatches > 0 {
-			fmt.Fprintf(w, "    fell behind in %d of %d batches", q.BehindBatches, q.Batches)
+			fmt.Fprintf(w, "    fell behind in %s of %s", human.Count(q.BehindBatches), human.Plural(q.Batches, "batch", "batches"))
 			if q.BehindStreak > 0 {
-				fmt.Fprintf(w, ", the latest %d in a row", q.BehindStreak)
+				fmt.Fprintf(w, ", the latest %s in a row", human.Count(q.BehindStreak))
 			}
 			fmt.Fprintln(w)
 		}
@@ -81,7 +83,7 @@ func phaseText(ph map[string]float64) string {
 		}
 		p := k + " " + fmtSeconds(ph[k])
 		if total > 0 {
-			p += fmt.Sprintf(" (%.0f%%)", 100*ph[k]/total)
+			p += " (" + human.Percent(ph[k]/total) + ")"
 		}
 		parts = append(parts, p)
 	}
@@ -92,7 +94,7 @@ func fmtRate(r *float64) string {
 	if r == nil || math.IsNaN(*r) || math.IsInf(*r, 0) {
 		return "-"
 	}
-	return fmt.Sprintf("%.3g", *r)
+	return human.Number(*r)
 }
 
 // writeBatchChart draws the latest batches' durations as bars, a '|' at

@@ -5,11 +5,12 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sparkglance/sparkglance/internal/human"
 )
 
 const maxChartRows = 60
@@ -45,8 +46,8 @@ func WriteText(w io.Writer, r Report) error {
 	if t.AvailableCoreSecs > 0 {
 		eff = max(t.CPUSeconds, 0) / t.AvailableCoreSecs
 	}
-	fmt.Fprintf(bw, "%d tasks; core time available %s, task CPU %s (efficiency %.0f%%), serde %s, shuffle wait %s, GC %s\n",
-		t.Tasks, fmtSeconds(t.AvailableCoreSecs), fmtSeconds(t.CPUSeconds), 100*eff,
+	fmt.Fprintf(bw, "%s; core time available %s, task CPU %s (efficiency %s), serde %s, shuffle wait %s, GC %s\n",
+		human.Plural(t.Tasks, "task"), fmtSeconds(t.AvailableCoreSecs), fmtSeconds(t.CPUSeconds), human.Percent(eff),
 		fmtSeconds(t.SerdeSeconds), fmtSeconds(t.ShuffleSeconds), fmtSeconds(t.GCSeconds))
 	if t.MemoryBytesSpill > 0 || t.DiskBytesSpill > 0 {
 		fmt.Fprintf(bw, "spilled %s from memory, %s to disk\n", fmtBytes(t.MemoryBytesSpill), fmtBytes(t.DiskBytesSpill))
@@ -57,7 +58,7 @@ func WriteText(w io.Writer, r Report) error {
 		fmt.Fprintln(bw, "(this log has no Executor CPU Time: efficiency cannot be measured; the chart shows busy task time instead)")
 	}
 	if r.CoresEstimated {
-		fmt.Fprintf(bw, "(local[*]: %d cores estimated from the most tasks busy at once)\n", r.LocalCores)
+		fmt.Fprintf(bw, "(local[*]: %s estimated from the most tasks busy at once)\n", human.Plural(r.LocalCores, "core"))
 	}
 	writeChart(bw, r)
 	writeWorstStages(bw, r)
@@ -79,52 +80,10 @@ func fmtTime(ms int64) string {
 	return time.UnixMilli(ms).UTC().Format("2006-01-02 15:04:05")
 }
 
-// fmtSeconds renders a duration in the largest fitting units, to about
-// three significant digits: 850ms, 4.2s, 37s, 12m05s, 1h29m, 3d04h.
-// Negative and non-finite values show as 0s.
-func fmtSeconds(s float64) string {
-	if !(s > 0) || math.IsInf(s, 0) { // also NaN
-		return "0s"
-	}
-	switch {
-	case s < 1:
-		return fmt.Sprintf("%.0fms", s*1e3)
-	case s < 9.95:
-		return fmt.Sprintf("%.1fs", s)
-	case s < 59.5:
-		return fmt.Sprintf("%.0fs", s)
-	}
-	total := int64(math.Min(math.Round(s), math.MaxInt64/2)) // whole seconds
-	m := (total + 30) / 60                                   // whole minutes
-	switch {
-	case total < 3600:
-		return fmt.Sprintf("%dm%02ds", total/60, total%60)
-	case m < 24*60:
-		return fmt.Sprintf("%dh%02dm", m/60, m%60)
-	}
-	h := m / 60
-	return fmt.Sprintf("%dd%02dh", h/24, h%24)
-}
+// fmtSeconds and fmtBytes are the report page's units (internal/human).
+func fmtSeconds(s float64) string { return human.Seconds(s) }
 
-// fmtBytes renders a byte count in IEC units: 512 B, 3.5 KiB, 554 MiB.
-func fmtBytes(b float64) string {
-	if !(b > 0) || math.IsInf(b, 0) {
-		return "0 B"
-	}
-	if b < 1024 {
-		return fmt.Sprintf("%.0f B", b)
-	}
-	units := []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
-	u := -1
-	for b >= 1023.5 && u < len(units)-1 {
-		b /= 1024
-		u++
-	}
-	if b < 9.95 {
-		return fmt.Sprintf("%.1f %s", b, units[u])
-	}
-	return fmt.Sprintf("%.0f %s", b, units[u])
-}
+func fmtBytes(b float64) string { return human.Bytes(b) }
 
 // chartRow is one printed line of the chart, without its time label.
 type chartRow struct {
@@ -474,7 +433,7 @@ func fmtNumbers(m map[string]float64) string {
 		case strings.HasSuffix(k, "Ms"):
 			fmt.Fprintf(&b, " %s=%s", k, fmtSeconds(v/1e3))
 		default:
-			fmt.Fprintf(&b, " %s=%.3g", k, v)
+			fmt.Fprintf(&b, " %s=%s", k, human.Number(v))
 		}
 	}
 	return b.String()

@@ -19,7 +19,7 @@ func TestFmtUnits(t *testing.T) {
 		{fmtSeconds(5340), "1h29m"},
 		{fmtSeconds(725), "12m05s"},
 		{fmtSeconds(119.6), "2m00s"},
-		{fmtSeconds(4.25), "4.2s"},
+		{fmtSeconds(4.25), "4.3s"}, // halves round away from zero, as the page does
 		{fmtSeconds(0.85), "850ms"},
 		{fmtSeconds(-1), "0s"},
 		{fmtSeconds(3*86400 + 4*3600), "3d04h"},

@@ -3,6 +3,7 @@ package analysis
 import (
 	"cmp"
 	"container/heap"
+	"context"
 	"maps"
 	"math"
 	"slices"
@@ -137,20 +138,22 @@ func (w *WhatIf) clone() *WhatIf {
 	return &c
 }
 
-func (a *App) whatIf(r *Report) *WhatIf {
+func (a *App) whatIf(ctx context.Context, r *Report) *WhatIf {
 	if last := a.deep.cache.last; last != nil && !a.ended && r.LastEventTime-last.AsOf < whatIfLiveEveryMs && r.LastEventTime >= last.AsOf {
 		return last.clone()
 	}
-	w := a.replayWhatIf(r)
+	w := a.replayWhatIf(ctx, r)
 	a.deep.cache.last = nil
-	if w != nil {
+	if w != nil && ctx.Err() == nil {
 		w.AsOf = r.LastEventTime
 		a.deep.cache.last = w.clone()
 	}
 	return w
 }
 
-func (a *App) replayWhatIf(r *Report) *WhatIf {
+// replayWhatIf returns nil, keeping only finished replays in the cache,
+// once ctx is done.
+func (a *App) replayWhatIf(ctx context.Context, r *Report) *WhatIf {
 	peak, cores, local := a.whatIfShape(r.End)
 	if peak <= 0 || cores <= 0 {
 		return nil
@@ -238,6 +241,9 @@ func (a *App) replayWhatIf(r *Report) *WhatIf {
 			crit = &critical{end, path}
 		}
 		for i, n := range ahead {
+			if ctx.Err() != nil {
+				return
+			}
 			aheadEnds[i] = replay(n)
 		}
 	}()
@@ -250,7 +256,7 @@ func (a *App) replayWhatIf(r *Report) *WhatIf {
 	today := wall(peak)
 	limit := float64(today) * (1 + max(w.Tolerance, 0))
 	lo, hi := 1, peak // the fewest executors within the tolerance; hi always is
-	for lo < hi {
+	for lo < hi && ctx.Err() == nil {
 		mid := lo + (hi-lo)/2
 		if float64(wall(mid)) <= limit {
 			hi = mid
@@ -259,6 +265,9 @@ func (a *App) replayWhatIf(r *Report) *WhatIf {
 		}
 	}
 	<-done
+	if ctx.Err() != nil {
+		return nil
+	}
 	for i, n := range ahead {
 		c.ends[n] = aheadEnds[i]
 	}

@@ -1,6 +1,9 @@
 package analysis
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // BenchmarkWhatIf1MTasks measures the what-if alone: the replay of the
 // generated 1M-task application (200 stages × 5000 tasks, 50 executors ×
@@ -12,7 +15,7 @@ func BenchmarkWhatIf1MTasks(b *testing.B) {
 	r := a.Report()
 	for b.Loop() {
 		a.deep.cache = wiCache{}
-		w := a.whatIf(&r)
+		w := a.whatIf(context.Background(), &r)
 		b.ReportMetric(float64(len(w.Predictions)), "predictions")
 	}
 }

@@ -1,7 +1,10 @@
 package analysis
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -423,7 +426,7 @@ func TestWriteTextWhatIf(t *testing.T) {
 		// 1 executor: 15 s × 2 cores; 4: 9 s × 8 cores.
 		"         1        15s      +67%        0.01\n",
 		"         4=      9.0s       +0%        0.02\n",
-		"ideal: 4 executors, the fewest predicted within 10% of today's wall time, saving 0.00 core-hours\n",
+		"ideal: 4 executors, the fewest predicted within 10% of today's wall time, saving 0 core-hours\n",
 		"  (each count replays the executors the run had over time, scaled to that peak)\n",
 	} {
 		if !strings.Contains(out.String(), want) {
@@ -465,5 +468,28 @@ func TestWhatIfLiveThrottle(t *testing.T) {
 	}
 	if w := a.Report().WhatIf; w.AsOf != wiBase+200000 || w.CriticalPath.StageCount != 3 || w.WallMs != 200000 {
 		t.Errorf("after the end: %+v", w)
+	}
+}
+
+// ReportContext stops with the context's error once it is done, and what
+// it abandons leaves no trace: the next report is that of a fresh App.
+func TestReportContextStopsAndKeepsNoPartialWhatIf(t *testing.T) {
+	fill := func(a *App) { generateApp(20, 200, 4, 2, a.Add) }
+	a := New(DefaultConfig())
+	fill(a)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := a.ReportContext(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("ReportContext with a cancelled context: %v, want context.Canceled", err)
+	}
+	w := a.whatIf(ctx, &Report{Start: 0, End: 1 << 40, LastEventTime: 1 << 40})
+	if w != nil {
+		t.Errorf("what-if under a cancelled context: %+v, want nil", w)
+	}
+	fresh := New(DefaultConfig())
+	fill(fresh)
+	got, want := a.Report(), fresh.Report()
+	if !reflect.DeepEqual(got.WhatIf, want.WhatIf) || len(got.Intervals) != len(want.Intervals) {
+		t.Errorf("report after a cancelled one differs from a fresh one:\n got %+v\nwant %+v", got.WhatIf, want.WhatIf)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/sparkglance/sparkglance/internal/human"
 )
 
 // maxTextCriticalStages is how many critical-path stages the text names.
@@ -16,16 +18,19 @@ func writeWhatIf(w io.Writer, wi *WhatIf) {
 	if wi == nil {
 		return
 	}
-	who := fmt.Sprintf("%d executors × %d cores", wi.Executors, wi.CoresPerExecutor)
+	who := human.Plural(wi.Executors, "executor") + " × " + human.Plural(wi.CoresPerExecutor, "core")
+	replayed := "other executor counts"
 	if wi.Local {
-		who = fmt.Sprintf("local mode: the driver's %d cores", wi.CoresPerExecutor)
+		// Local mode has no executor: the driver's cores are what scales.
+		who = "local mode: the driver's " + human.Plural(wi.CoresPerExecutor, "core")
+		replayed = "other core counts"
 	}
-	fmt.Fprintf(w, "\nWhat if (the tasks replayed on other executor counts; today %s at most)\n", who)
+	fmt.Fprintf(w, "\nWhat if (the tasks replayed on %s; today %s at most)\n", replayed, who)
 	fmt.Fprintf(w, "  wall %s = driver %s (no stage running) + stages %s\n",
 		fmtMs(wi.WallMs), fmtMs(wi.DriverMs), fmtMs(wi.ExecutorMs))
 	cp := wi.CriticalPath
-	fmt.Fprintf(w, "  critical path %s (the wall time with unlimited executors; stages %s of it), %d stage attempts",
-		fmtMs(cp.WallMs), fmtMs(cp.ExecutorMs), cp.StageCount)
+	fmt.Fprintf(w, "  critical path %s (the wall time with unlimited executors; stages %s of it), %s",
+		fmtMs(cp.WallMs), fmtMs(cp.ExecutorMs), human.Plural(cp.StageCount, "stage attempt"))
 	if len(cp.Stages) > 0 {
 		longest := append([]CriticalStage(nil), cp.Stages...)
 		// The longest few, named in path order.
@@ -58,7 +63,11 @@ func writeWhatIf(w io.Writer, wi *WhatIf) {
 			today = p.WallMs
 		}
 	}
-	fmt.Fprintf(w, "  %9s  %8s  %8s  %10s\n", "executors", "wall", "vs today", "core-hours")
+	unit := "executors"
+	if wi.Local {
+		unit = "cores"
+	}
+	fmt.Fprintf(w, "  %9s  %8s  %8s  %10s\n", unit, "wall", "vs today", "core-hours")
 	for _, p := range wi.Predictions {
 		mark := " "
 		switch p.Executors {
@@ -69,16 +78,20 @@ func writeWhatIf(w io.Writer, wi *WhatIf) {
 		}
 		vs := "-"
 		if today > 0 {
-			vs = fmt.Sprintf("%+.0f%%", 100*(float64(p.WallMs)/float64(today)-1))
+			vs = human.SignedPercent(float64(p.WallMs)/float64(today) - 1)
 		}
-		fmt.Fprintf(w, "  %8d%s  %8s  %8s  %10.2f\n", p.Executors, mark, fmtMs(p.WallMs), vs, p.CoreHours)
+		fmt.Fprintf(w, "  %8s%s  %8s  %8s  %10s\n", human.Count(wi.shown(p.Executors)), mark, fmtMs(p.WallMs), vs, human.Decimal(p.CoreHours, 2))
 	}
 	ideal := "ideal"
 	if wi.IdealExecutors != wi.Executors {
 		ideal = "* ideal"
 	}
-	fmt.Fprintf(w, "  = today's peak; %s: %d executors, the fewest predicted within %.0f%% of today's wall time, saving %.2f core-hours\n",
-		ideal, wi.IdealExecutors, 100*wi.Tolerance, max(wi.CoreHoursSaved, 0))
+	idealCount := human.Plural(wi.IdealExecutors, "executor")
+	if wi.Local {
+		idealCount = human.Plural(wi.shown(wi.IdealExecutors), "core")
+	}
+	fmt.Fprintf(w, "  = today's peak; %s: %s, the fewest predicted within %s of today's wall time, saving %s core-hours\n",
+		ideal, idealCount, human.Percent(wi.Tolerance), human.Decimal(max(wi.CoreHoursSaved, 0), 2))
 	if !wi.Local {
 		fmt.Fprintln(w, "  (each count replays the executors the run had over time, scaled to that peak)")
 	}
@@ -87,4 +100,13 @@ func writeWhatIf(w io.Writer, wi *WhatIf) {
 	}
 }
 
-func fmtMs(ms int64) string { return fmtSeconds(float64(ms) / 1e3) }
+func fmtMs(ms int64) string { return human.Millis(ms) }
+
+// shown is what a prediction's executor count stands for: executors, or in
+// local mode (the driver counted as one executor) the driver's cores.
+func (wi *WhatIf) shown(executors int) int {
+	if wi.Local {
+		return executors * wi.CoresPerExecutor
+	}
+	return executors
+}

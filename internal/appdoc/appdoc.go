@@ -59,7 +59,9 @@ func Read(ctx context.Context, l sparklog.Log, cfg analysis.Config, progress fun
 	if err != nil {
 		return doc, fmt.Errorf("%s: %w", l.Path, err)
 	}
-	doc.Report = app.Report()
+	if doc.Report, err = app.ReportContext(ctx); err != nil {
+		return doc, fmt.Errorf("%s: %w", l.Path, err)
+	}
 	doc.Lines = stats.Lines
 	doc.Events = stats.ByType
 	if doc.Events == nil {

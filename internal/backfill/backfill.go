@@ -27,6 +27,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/inorder"
 	sm "github.com/sparkglance/sparkglance/internal/metricschema"
@@ -48,6 +49,10 @@ type Options struct {
 	// Parallel is how many logs are read at once; 0 is one per core
 	// (GOMAXPROCS).
 	Parallel int
+	// IncludeUnfinished writes applications without an ApplicationEnd
+	// too, up to their last event (a log whose driver died, or the
+	// Databricks logs that never carry one); otherwise they are skipped.
+	IncludeUnfinished bool
 }
 
 // Summary says what a backfill wrote and left out.
@@ -55,10 +60,17 @@ type Summary struct {
 	Apps    int      // applications written
 	Samples int      // sample lines written
 	Skipped []string // logs not written, each with its reason
+	// Unfinished counts the applications written without an
+	// ApplicationEnd (Options.IncludeUnfinished), up to their last event.
+	Unfinished int
 	// ProblemsOmitted counts the problems not given to Options.Problem:
 	// those of a log past its first maxProblemsPerLog.
 	ProblemsOmitted int
 }
+
+// SkippedUnfinished is the reason given for a log without an
+// ApplicationEnd when Options.IncludeUnfinished is off.
+const SkippedUnfinished = "application not finished (no ApplicationEnd); --include-unfinished writes it up to its last event"
 
 // maxProblemsPerLog bounds the problems a log being read keeps until they
 // are handed over in order; a log damaged on every line must not hold them
@@ -89,7 +101,8 @@ type app struct {
 // Write reads every log under paths (files, rolling directories or
 // directories of logs, as `analyze` takes them) and writes the finished
 // applications' series to w. Unfinished logs are left out and listed in
-// the summary; a path that cannot be listed or read is an error naming it.
+// the summary unless opt.IncludeUnfinished; a path that cannot be listed or
+// read is an error naming it.
 func Write(w io.Writer, paths []string, opt Options) (Summary, error) {
 	defs := map[string]*sm.Metric{}
 	for _, m := range opt.Metrics {
@@ -137,6 +150,13 @@ func Write(w io.Writer, paths []string, opt Options) (Summary, error) {
 			return r
 		}, func(i int, r read) bool {
 			l, a := logs[i], r.app
+			if a == nil && r.err == nil && r.omitted == 0 {
+				if p, ok := sparklog.NotEventLog(r.problems); ok {
+					// A README beside the logs: said once, as skipped.
+					sum.Skipped = append(sum.Skipped, l.Path+": "+p.Reason)
+					return true
+				}
+			}
 			if opt.Problem != nil {
 				for _, p := range r.problems {
 					opt.Problem(p)
@@ -151,9 +171,12 @@ func Write(w io.Writer, paths []string, opt Options) (Summary, error) {
 			case a == nil:
 				sum.Skipped = append(sum.Skipped, l.Path+": no application in the log")
 				return true
-			case a.report.Live:
-				sum.Skipped = append(sum.Skipped, l.Path+": application not finished (no ApplicationEnd); the live exporter shows it")
+			case a.report.Live && !opt.IncludeUnfinished:
+				sum.Skipped = append(sum.Skipped, l.Path+": "+SkippedUnfinished)
 				return true
+			}
+			if a.report.Live {
+				sum.Unfinished++
 			}
 			id := cmp.Or(a.report.AppID, "name:"+a.report.AppName)
 			if cur := latest[id]; cur != nil {
@@ -365,7 +388,10 @@ func (s *sampler) at(ms int64, v float64, extra ...string) {
 		}
 		w.WriteString(kv[i])
 		w.WriteString(`="`)
-		w.WriteString(escape(kv[i+1]))
+		// Invalid UTF-8 (an application name from a damaged or foreign
+		// log) would make promtool reject the whole file: replaced as on
+		// /metrics.
+		w.WriteString(escape(exporter.LabelValue(kv[i+1])))
 		w.WriteByte('"')
 	}
 	w.WriteString("} ")

@@ -167,16 +167,23 @@ func TestBackfillSkipsLiveLogsAndOldAttempts(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
+	// A README beside the logs is skipped, named once.
+	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("# Spark logs\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	var out bytes.Buffer
-	sum, err := backfill.Write(&out, []string{dir}, options())
+	opt := options()
+	var problems []string
+	opt.Problem = func(p sparklog.Problem) { problems = append(problems, p.String()) }
+	sum, err := backfill.Write(&out, []string{dir}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.Apps != 1 || len(sum.Skipped) != 2 {
-		t.Fatalf("summary %+v, want one application and two logs skipped", sum)
+	if sum.Apps != 1 || len(sum.Skipped) != 3 || len(problems) != 0 {
+		t.Fatalf("summary %+v, problems %q; want one application, three logs skipped and no problem", sum, problems)
 	}
 	joined := strings.Join(sum.Skipped, "\n")
-	for _, want := range []string{"local-1426533911241: an attempt", cfg.AppID + ".inprogress: application not finished"} {
+	for _, want := range []string{"local-1426533911241: an attempt", cfg.AppID + ".inprogress: application not finished", "README.md: not a Spark event log"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("skipped %q lacks %q", joined, want)
 		}
@@ -289,6 +296,126 @@ func TestBackfillParallelIsTheSequentialOne(t *testing.T) {
 		}
 		if strings.Join(problems, "\n") != strings.Join(problems1, "\n") {
 			t.Errorf("Parallel %d: problems differ from the sequential ones or their order", n)
+		}
+	}
+}
+
+// Application names no Spark user should write but a log can hold (invalid
+// UTF-8 from a damaged or foreign log, quotes, backslashes, line breaks,
+// control characters) go through the whole chain: backfill, promtool's
+// block creation (which rejects a whole file for one invalid label value),
+// a real Prometheus answering with the name as /metrics would show it.
+func TestBackfillHostileNamesReachPrometheus(t *testing.T) {
+	promtool := testkit.RequireTool(t, "promtool")
+	testkit.RequireTool(t, "prometheus")
+	dir := t.TempDir()
+	logs := filepath.Join(dir, "logs")
+	if err := os.Mkdir(logs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Each name as its JSON string literal in the log, and the label value
+	// Prometheus must give back.
+	names := []struct{ json, want string }{
+		{`"caf` + "\xe9" + ` au lait"`, "caf\uFFFD au lait"},
+		{`"say \"hi\" to C:\\spark\\jobs"`, `say "hi" to C:\spark\jobs`},
+		{`"two\nlines\r\tand \u0000 nul"`, "two\nlines\r\tand \x00 nul"},
+		{`"` + "\xff\xfe" + `\\\"` + "\xc3" + `"`, "\uFFFD\\\"\uFFFD"}, // a run of invalid bytes is one U+FFFD
+	}
+	ids := make([]string, len(names))
+	for i, n := range names {
+		cfg := simulate.DefaultConfig()
+		cfg.AppID = fmt.Sprintf("app-20261201000000-%04d", i)
+		cfg.AppName = "placeholder-name"
+		cfg.Executors, cfg.TasksPerStage = 2, 4
+		var b strings.Builder
+		if _, err := simulate.Write(&b, cfg); err != nil {
+			t.Fatal(err)
+		}
+		text := strings.ReplaceAll(b.String(), `"placeholder-name"`, n.json)
+		if err := os.WriteFile(filepath.Join(logs, cfg.AppID), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ids[i] = cfg.AppID
+	}
+	var out bytes.Buffer
+	sum, err := backfill.Write(&out, []string{logs}, options())
+	if err != nil || sum.Apps != len(names) {
+		t.Fatalf("backfill: %v, summary %+v; want %d applications", err, sum, len(names))
+	}
+	om := filepath.Join(dir, "history.om")
+	if err := os.WriteFile(om, out.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(dir, "data")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if msg, err := exec.CommandContext(ctx, promtool, "tsdb", "create-blocks-from", "openmetrics", om, data).CombinedOutput(); err != nil {
+		t.Fatalf("promtool tsdb create-blocks-from openmetrics: %v\n%s", err, msg)
+	}
+	prom := promtest.StartOnData(t, data)
+	for i, id := range ids {
+		r, err := prom.Query(`last_over_time(spark_app_info{app_id="` + id + `"}[1y] @ ` + sec(time.Now().UnixMilli()) + `)`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Result) != 1 {
+			t.Errorf("%s: %d spark_app_info series, want 1", id, len(r.Result))
+			continue
+		}
+		if got := r.Result[0].Metric["app_name"]; got != names[i].want {
+			t.Errorf("%s: app_name %q, want %q", id, got, names[i].want)
+		}
+	}
+}
+
+// With IncludeUnfinished a log without an ApplicationEnd is written up to
+// its last event, counted apart; the finished ones are unchanged.
+func TestBackfillIncludeUnfinished(t *testing.T) {
+	dir := t.TempDir()
+	finished := testkit.Events(t, "local-1642039451826")
+	cfg := simulate.DefaultConfig()
+	cfg.Live, cfg.AppID = true, "app-20261130090000-0002"
+	live := filepath.Join(dir, cfg.AppID+".inprogress")
+	f, err := os.Create(live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := simulate.Write(f, cfg); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	var without bytes.Buffer
+	sum, err := backfill.Write(&without, []string{finished, live}, options())
+	if err != nil || sum.Apps != 1 || sum.Unfinished != 0 || len(sum.Skipped) != 1 ||
+		!strings.Contains(sum.Skipped[0], "--include-unfinished") {
+		t.Fatalf("without the option: %v, summary %+v; want the finished application and the unfinished one skipped, naming --include-unfinished", err, sum)
+	}
+	opt := options()
+	opt.IncludeUnfinished = true
+	var with bytes.Buffer
+	sum, err = backfill.Write(&with, []string{finished, live}, opt)
+	if err != nil || sum.Apps != 2 || sum.Unfinished != 1 || len(sum.Skipped) != 0 {
+		t.Fatalf("with the option: %v, summary %+v; want two applications, one unfinished, nothing skipped", err, sum)
+	}
+	r := report(t, live)
+	if !r.Live || len(r.Intervals) == 0 {
+		t.Fatalf("the simulated log is not an unfinished application with intervals: live %v, %d intervals", r.Live, len(r.Intervals))
+	}
+	last := r.Intervals[len(r.Intervals)-1]
+	total := 0.0
+	for _, iv := range r.Intervals {
+		total += iv.AvailableCoreSeconds
+	}
+	want := `spark_app_settled_core_seconds_total{app_id="` + cfg.AppID + `",app_name="` + cfg.AppName + `"} ` +
+		strconv.FormatFloat(total, 'g', -1, 64) + " " + sec(last.End) + "\n"
+	if !strings.Contains(with.String(), want) {
+		t.Errorf("the unfinished application's last core-seconds sample %q is not in the output", want)
+	}
+	// The finished application's lines are those written without the option.
+	for _, line := range strings.SplitAfter(without.String(), "\n") {
+		if strings.Contains(line, "local-1642039451826") && !strings.Contains(with.String(), line) {
+			t.Fatalf("finished application's line %q is missing with the option", line)
 		}
 	}
 }

@@ -43,21 +43,48 @@ type Route struct {
 	Text, Description string
 }
 
-// Routes returns the live pages and the JSON API.
+// Routes returns the live pages and the JSON API. They answer GET and
+// HEAD only (405 otherwise), and every answer carries nosniff; the pages
+// also carry their Content-Security-Policy (report.PageCSP, IndexCSP).
 func Routes(src Source) []Route {
-	s := &server{src: src}
+	s := &server{src: src, docs: newDocCache()}
 	return []Route{
-		{Pattern: "GET /apps", Handler: http.HandlerFunc(s.index), Text: "Applications",
+		{Pattern: "/apps", Handler: readOnly(s.index), Text: "Applications",
 			Description: "The glance of every followed Spark application: core time by use, spill, stage timeline"},
-		{Pattern: "GET /apps/{app_id}", Handler: http.HandlerFunc(s.page)},
-		{Pattern: "GET /apps/{app_id}/{attempt_id}", Handler: http.HandlerFunc(s.page)},
-		{Pattern: "GET /api/v1/apps", Handler: http.HandlerFunc(s.list)},
-		{Pattern: "GET /api/v1/apps/{app_id}", Handler: http.HandlerFunc(s.doc)},
-		{Pattern: "GET /api/v1/apps/{app_id}/{attempt_id}", Handler: http.HandlerFunc(s.doc)},
+		{Pattern: "/apps/{app_id}", Handler: readOnly(s.page)},
+		{Pattern: "/apps/{app_id}/{attempt_id}", Handler: readOnly(s.page)},
+		{Pattern: "/api/v1/apps", Handler: readOnly(s.list)},
+		{Pattern: "/api/v1/apps/{app_id}", Handler: readOnly(s.doc)},
+		{Pattern: "/api/v1/apps/{app_id}/{attempt_id}", Handler: readOnly(s.doc)},
 	}
 }
 
-type server struct{ src Source }
+// readOnly answers 405 to anything but GET and HEAD: the pages change
+// nothing, and a POST must not be mistaken for a read.
+func readOnly(h http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "method "+r.Method+" not allowed: these pages are read-only", http.StatusMethodNotAllowed)
+			return
+		}
+		h(w, r)
+	})
+}
+
+// setPageHeaders marks an HTML answer: its policy, and never in a frame.
+func setPageHeaders(w http.ResponseWriter, csp string) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Security-Policy", csp)
+	w.Header().Set("X-Frame-Options", "DENY")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+}
+
+type server struct {
+	src  Source
+	docs *docCache
+}
 
 // sorted lists the applications: running first, then the latest started.
 func (s *server) sorted() []App {
@@ -138,7 +165,7 @@ func (s *server) index(w http.ResponseWriter, _ *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	setPageHeaders(w, report.IndexCSP)
 	_, _ = w.Write(buf.Bytes())
 }
 
@@ -148,7 +175,7 @@ func (s *server) page(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, why, http.StatusNotFound)
 		return
 	}
-	doc, err := json.Marshal(app.Doc)
+	doc, err := s.docs.json(pagePath(app.Report), app.Doc)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
@@ -167,7 +194,7 @@ func (s *server) page(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	setPageHeaders(w, report.PageCSP)
 	_, _ = w.Write(buf.Bytes())
 }
 
@@ -179,7 +206,7 @@ type listEntry struct {
 	Running         bool    `json:"running"`
 	Start           int64   `json:"start"`
 	End             int64   `json:"end"`
-	MaxCores        float64 `json:"maxCores"`
+	MaxCores        int     `json:"maxCores"`
 	Efficiency      float64 `json:"efficiency"`
 	WastedCoreHours float64 `json:"wastedCoreHours"`
 	Findings        int     `json:"findings"`
@@ -205,7 +232,14 @@ func (s *server) doc(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": why})
 		return
 	}
-	writeJSON(w, http.StatusOK, app.Doc)
+	doc, err := s.docs.json(pagePath(app.Report), app.Doc)
+	if err != nil {
+		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": err.Error()})
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write(doc)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

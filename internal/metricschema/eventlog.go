@@ -52,7 +52,7 @@ var (
 	EventlogErrors = New("sparkglance_eventlog_errors_total", Counter, "{error}", []string{"reason"},
 		"Problems met while reading event logs, by reason (a damage kind of the reader, or open-failed, dir-unreadable, log-vanished, log-rewritten, duplicate-app, max-apps).")
 	EventlogSkipped = New("sparkglance_eventlog_skipped_total", Counter, "{log}", []string{"reason"},
-		"Event logs not shown, each counted once, by reason: retention (the application ended longer ago than --eventlog.retention) or max-apps (--eventlog.max-apps applications held already).")
+		"Event logs not shown, each counted once, by reason: retention (the application ended longer ago than --eventlog.retention), max-apps (--eventlog.max-apps applications held already) or duplicate-app (another log admitted earlier shows the same application attempt, App ID and attempt ID; the first is kept).")
 	EventlogObjectRequests = New("sparkglance_eventlog_object_requests_total", Counter, "{request}", []string{"op", "result"},
 		"Requests sent to object stores for event logs (s3://, gs://, abfss://… locations), retries included, by op (list, stat, get, other) and result (ok, not_found, denied, throttled: HTTP 429 or 503 SlowDown, backed off; error).")
 	EventlogLag = New("sparkglance_eventlog_lag_seconds", Gauge, "s", AppLabels,

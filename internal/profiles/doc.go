@@ -17,5 +17,6 @@
 //	GET  /api/v1/profiles/<id>?format=pprof|folded|svg → the download (409 while running)
 //
 // 400: bad JSON, out-of-range input, unknown target; 404: unknown id; 409:
-// the target already has a running profile.
+// the target already has a running profile; 415: a POST whose Content-Type
+// is not application/json (so that no web page can send one cross-site).
 package profiles

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"mime"
 	"net/http"
 	"regexp"
 	"strings"
@@ -42,6 +43,14 @@ func (m *Manager) serveCollection(w http.ResponseWriter, r *http.Request) {
 }
 
 func (m *Manager) serveCreate(w http.ResponseWriter, r *http.Request) {
+	// A JSON content type makes a browser ask the server first (CORS
+	// preflight), which it never grants: no other site's page can start a
+	// profile, whereas text/plain or a form would be sent as is.
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		w.Header().Set("Accept-Post", "application/json")
+		writeError(w, http.StatusUnsupportedMediaType, fmt.Sprintf("Content-Type %q: want application/json", r.Header.Get("Content-Type")))
+		return
+	}
 	body, err := readBody(w, r)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())

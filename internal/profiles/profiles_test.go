@@ -97,9 +97,18 @@ func start(t *testing.T, src profiles.Source, opts profiles.Options) (*profiles.
 
 func do(t *testing.T, method, url, body string) (int, http.Header, []byte) {
 	t.Helper()
+	return doTyped(t, method, url, "application/json", body)
+}
+
+// doTyped is do with the given Content-Type ("" for none).
+func doTyped(t *testing.T, method, url, contentType, body string) (int, http.Header, []byte) {
+	t.Helper()
 	req, err := http.NewRequest(method, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
 	}
 	client := &http.Client{Timeout: 10 * time.Second}
 	resp, err := client.Do(req)
@@ -314,6 +323,17 @@ func TestErrorCodes(t *testing.T) {
 				t.Errorf("%s %s %s: %d %s, want %d saying %q", tc.method, tc.url, tc.body, status, b, tc.status, tc.says)
 			}
 		})
+	}
+	// Only JSON starts a profile: a text/plain or form body is what any web
+	// page can send cross-site without asking.
+	for _, ct := range []string{"", "text/plain", "text/plain; charset=utf-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"} {
+		status, hdr, b := doTyped(t, http.MethodPost, base+profiles.CollectionPath, ct, `{"pid":5151,"duration":1}`)
+		if status != http.StatusUnsupportedMediaType || hdr.Get("Accept-Post") != "application/json" || !strings.Contains(string(b), "want application/json") {
+			t.Errorf("POST with Content-Type %q: %d %v %s, want 415 asking for application/json", ct, status, hdr, b)
+		}
+	}
+	if status, _, b := doTyped(t, http.MethodPost, base+profiles.CollectionPath, "application/json; charset=utf-8", `{"pid":999,"duration":1}`); status != http.StatusBadRequest {
+		t.Errorf("POST with application/json; charset=utf-8: %d %s, want the body read (400 unknown target)", status, b)
 	}
 	// The history holds two: with both slots running, a third target gets
 	// 503 and a Retry-After.

@@ -33,6 +33,7 @@ func WriteCompare(w io.Writer, p ComparePage) error {
 	json.HTMLEscape(&doc, bytes.TrimSpace(p.Doc))
 	return compareTmpl.Execute(w, map[string]any{
 		"Title":    p.Title,
+		"CSP":      compareMetaCSP,
 		"Doc":      template.JS(doc.String()),
 		"UPlotJS":  template.JS(uplot.JS),
 		"UPlotCSS": template.CSS(uplot.CSS),

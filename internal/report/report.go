@@ -14,30 +14,35 @@ import (
 	"bytes"
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
 	"strings"
 
 	"github.com/sparkglance/sparkglance/internal/analysis"
+	"github.com/sparkglance/sparkglance/internal/human"
 	"github.com/sparkglance/sparkglance/third_party/uplot"
 )
 
-//go:embed assets/page.html assets/index.html assets/glance.js assets/glance.css assets/compare.html assets/compare.js
+//go:embed assets/page.html assets/index.html assets/index.js assets/glance.js assets/glance.css assets/compare.html assets/compare.js
 var assets embed.FS
 
 var (
 	pageTmpl  = template.Must(template.New("page.html").ParseFS(assets, "assets/page.html"))
 	indexTmpl = template.Must(template.New("index.html").Funcs(template.FuncMap{
-		"duration": formatDuration, "percent": func(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) },
-		"fixed1": func(f float64) string { return fmt.Sprintf("%.1f", f) },
-		"fixed0": func(f float64) string { return fmt.Sprintf("%.0f", f) },
+		// The page's units (internal/human, as glance.js).
+		"duration": func(ms int64) string { return human.Millis(ms) }, "percent": human.Percent,
+		"fixed1": func(f float64) string { return human.Decimal(f, 1) },
+		"count":  human.Count[int],
+		"plural": func(n int, noun string) string { return human.Plural(n, noun) },
 		"money":  analysis.FormatMoney,
 	}).ParseFS(assets, "assets/index.html"))
 	compareTmpl = template.Must(template.New("compare.html").ParseFS(assets, "assets/compare.html"))
 	compareJS   = mustRead("assets/compare.js")
 	glanceJS    = mustRead("assets/glance.js")
 	glanceCSS   = mustRead("assets/glance.css")
+	indexJS     = mustRead("assets/index.js")
 )
 
 func mustRead(name string) string {
@@ -62,6 +67,7 @@ type Page struct {
 
 // WritePage writes the self-contained HTML page of one application.
 func WritePage(w io.Writer, p Page) error {
+	p.Doc = TruncateLongStrings(p.Doc, MaxDisplayString)
 	head, err := readHead(p.Doc)
 	if err != nil {
 		return fmt.Errorf("report: the application document is not a JSON object: %w", err)
@@ -84,6 +90,7 @@ func WritePage(w io.Writer, p Page) error {
 		"UPlotCSS": template.CSS(uplot.CSS),
 		"JS":       template.JS(glanceJS),
 		"CSS":      template.CSS(glanceCSS),
+		"CSP":      pageMetaCSP,
 	})
 }
 
@@ -130,8 +137,8 @@ type Summary struct {
 	AppID, AttemptID, AppName string
 	Start, End                int64 // epoch ms
 	Live                      bool  // no ApplicationEnd yet
-	// MaxCores is the most cores available at once (from the intervals).
-	MaxCores float64
+	// MaxCores is the most cores available at once.
+	MaxCores int
 	// Efficiency is task CPU time over the available core time; HasCPU is
 	// false for logs without Executor CPU Time, where it cannot be measured.
 	Efficiency float64
@@ -157,7 +164,7 @@ func Summarize(r *analysis.Report) Summary {
 	s := Summary{
 		AppID: r.AppID, AttemptID: r.AttemptID, AppName: r.AppName,
 		Start: r.Start, End: r.End, Live: r.Live, HasCPU: r.CPUTimeAvailable,
-		Findings: len(r.Findings), Workload: r.Workload,
+		Findings: len(r.Findings), MaxCores: r.MaxCores, Workload: r.Workload,
 	}
 	if c := r.Cost; c != nil {
 		s.Cost, s.WastedCost, s.Currency = c.Total, c.Wasted, c.Model.Currency
@@ -167,12 +174,36 @@ func Summarize(r *analysis.Report) Summary {
 		s.Efficiency = t.CPUSeconds / t.AvailableCoreSecs
 		s.WastedCoreHours = max(0, t.AvailableCoreSecs-t.CPUSeconds) / 3600
 	}
-	for _, iv := range r.Intervals {
-		if width := float64(iv.End-iv.Start) / 1e3; width > 0 {
-			s.MaxCores = max(s.MaxCores, iv.AvailableCoreSeconds/width)
-		}
-	}
 	return s
+}
+
+// docScriptOpen opens the script element a page carries its document in
+// (assets/page.html).
+const docScriptOpen = `<script id="glance-doc" type="application/json">`
+
+// ErrNotPage is returned by SummarizePage for HTML that is not a glance
+// page (no embedded application document).
+var ErrNotPage = errors.New("not a sparkglance page (no embedded application document)")
+
+// SummarizePage computes the index row of a page written by WritePage from
+// the document it embeds, so that an index can list pages written by
+// earlier runs. Href is left empty.
+func SummarizePage(page []byte) (Summary, error) {
+	_, rest, ok := bytes.Cut(page, []byte(docScriptOpen))
+	if !ok {
+		return Summary{}, ErrNotPage
+	}
+	// WritePage escapes every '<' inside the document, so the first "</"
+	// ends it.
+	doc, _, ok := bytes.Cut(rest, []byte("</script>"))
+	if !ok {
+		return Summary{}, errors.New("the page's application document is not closed (a truncated page?)")
+	}
+	var r analysis.Report
+	if err := json.Unmarshal(doc, &r); err != nil {
+		return Summary{}, fmt.Errorf("the page's application document: %w", err)
+	}
+	return Summarize(&r), nil
 }
 
 // FileName is the page's file name in a report directory: the application
@@ -211,19 +242,7 @@ func WriteIndex(w io.Writer, ix Index) error {
 		"Apps":  ix.Apps,
 		"Live":  ix.Live,
 		"CSS":   template.CSS(glanceCSS),
+		"JS":    template.JS(indexJS),
+		"CSP":   indexMetaCSP,
 	})
-}
-
-// formatDuration renders milliseconds the way the page does: 1h02m, 3m05s, 4.2s.
-func formatDuration(ms int64) string {
-	switch s := float64(ms) / 1e3; {
-	case ms < 0:
-		return "–"
-	case s < 60:
-		return fmt.Sprintf("%.1fs", s)
-	case s < 3600:
-		return fmt.Sprintf("%dm%02ds", int(s)/60, int(s)%60)
-	default:
-		return fmt.Sprintf("%dh%02dm", int(s)/3600, int(s)%3600/60)
-	}
 }

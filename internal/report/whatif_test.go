@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sparkglance/sparkglance/internal/human"
 	"github.com/sparkglance/sparkglance/internal/report/reporttest"
 	"github.com/sparkglance/sparkglance/internal/testkit"
 )
@@ -38,12 +39,12 @@ func TestReportWhatIfSection(t *testing.T) {
 		case w.IdealExecutors:
 			mark = " (ideal)"
 		}
-		want = append(want, fmt.Sprintf("%d%s|%s", p.Executors, mark, jsDur(p.WallMs)))
+		want = append(want, fmt.Sprintf("%d%s|%s", p.Executors, mark, human.Millis(p.WallMs)))
 	}
 	if fmt.Sprint(got.Rows) != fmt.Sprint(want) {
 		t.Errorf("what-if rows %q, want %q", got.Rows, want)
 	}
-	for _, s := range []string{"the driver alone " + jsDur(w.DriverMs), "Critical path " + jsDur(w.CriticalPath.WallMs), fmt.Sprintf("ideal %d,", w.IdealExecutors)} {
+	for _, s := range []string{"the driver alone " + human.Millis(w.DriverMs), "Critical path " + human.Millis(w.CriticalPath.WallMs), "ideal " + human.Plural(w.IdealExecutors, "executor") + ","} {
 		if !strings.Contains(got.Note, s) {
 			t.Errorf("note %q lacks %q", got.Note, s)
 		}
@@ -51,16 +52,4 @@ func TestReportWhatIfSection(t *testing.T) {
 	if errs := b.Errors(); len(errs) > 0 {
 		t.Errorf("page errors: %v", errs)
 	}
-}
-
-// jsDur is the page's dur() for durations under an hour.
-func jsDur(ms int64) string {
-	s := float64(ms) / 1e3
-	switch {
-	case s < 10:
-		return fmt.Sprintf("%.2fs", s)
-	case s < 60:
-		return fmt.Sprintf("%.1fs", s)
-	}
-	return fmt.Sprintf("%dm%02ds", int(s)/60, int(s)%60)
 }

@@ -19,6 +19,34 @@ type LiveOptions struct {
 	// Speed divides the wall-clock wait between events (1 = real time, 10 =
 	// ten times faster, 0 = no waiting at all).
 	Speed float64
+	// Clock paces the writing; nil is the wall clock.
+	Clock Clock
+}
+
+// Clock is the time Live paces the log against: the wall clock, or a
+// test's, which can play an application's minutes without waiting.
+type Clock interface {
+	Now() time.Time
+	// Sleep waits for d, or returns ctx's error once ctx ends.
+	Sleep(ctx context.Context, d time.Duration) error
+}
+
+// WallClock is the real time.
+type WallClock struct{}
+
+// Now is time.Now.
+func (WallClock) Now() time.Time { return time.Now() }
+
+// Sleep waits for d on a timer, or until ctx ends.
+func (WallClock) Sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }
 
 // Live writes the simulated application into dir as Spark does while it
@@ -41,7 +69,11 @@ func Live(ctx context.Context, dir string, cfg Config, opt LiveOptions) (string,
 	if err != nil {
 		return "", err
 	}
-	sink := &liveSink{ctx: ctx, f: f, start: cfg.Start.UnixMilli(), wallStart: time.Now(), speed: opt.Speed}
+	clock := opt.Clock
+	if clock == nil {
+		clock = WallClock{}
+	}
+	sink := &liveSink{ctx: ctx, f: f, start: cfg.Start.UnixMilli(), clock: clock, wallStart: clock.Now(), speed: opt.Speed}
 	if opt.Codec == "zstd" {
 		if sink.enc, err = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest)); err != nil {
 			f.Close()
@@ -70,6 +102,7 @@ type liveSink struct {
 	enc       *zstd.Encoder
 	buf       bytes.Buffer
 	start     int64
+	clock     Clock
 	wallStart time.Time
 	speed     float64
 }
@@ -77,16 +110,12 @@ type liveSink struct {
 func (s *liveSink) Line(at int64, line string, flush bool) error {
 	if s.speed > 0 {
 		due := s.wallStart.Add(time.Duration(float64(at-s.start)/s.speed) * time.Millisecond)
-		if wait := time.Until(due); wait > 0 {
+		if wait := due.Sub(s.clock.Now()); wait > 0 {
 			if err := s.flush(); err != nil { // what is written before a pause is on disk, as in Spark's buffered stream
 				return err
 			}
-			t := time.NewTimer(wait)
-			select {
-			case <-s.ctx.Done():
-				t.Stop()
-				return s.ctx.Err()
-			case <-t.C:
+			if err := s.clock.Sleep(s.ctx, wait); err != nil {
+				return err
 			}
 		}
 	} else if err := s.ctx.Err(); err != nil {

@@ -49,6 +49,11 @@ type Config struct {
 	// WorkScale multiplies every task's duration and bytes (the input
 	// grown by that factor with proportional time); 0 means 1.
 	WorkScale float64
+	// StreamingAlongside starts those queries with the application's
+	// executors and keeps them triggering batches beside the batch jobs
+	// until the jobs end (StreamingBatches each at least), instead of
+	// after the jobs: the live demo shows streaming from its first seconds.
+	StreamingAlongside bool
 }
 
 // DefaultConfig is the demo application `make run` analyses.
@@ -92,6 +97,9 @@ type event struct {
 	time int64
 	seq  int
 	line string
+	// beside marks the events of streaming queries running beside the
+	// batch jobs, which do not hold the jobs back (settle).
+	beside bool
 }
 
 // Writer emits one application's events.
@@ -113,6 +121,9 @@ type writer struct {
 	pending []event
 	seq     int
 	shuffle int // shuffle ids handed out
+	// stream is the streaming queries running beside the batch jobs
+	// (Config.StreamingAlongside), nil otherwise (streaming.go).
+	stream *alongside
 }
 
 type execState struct {
@@ -201,12 +212,19 @@ func Generate(cfg Config, sink Sink) (int, error) {
 		s.addExecutor(base + 2000 + int64(i)*150)
 	}
 	s.now += 4000
+	if cfg.StreamingAlongside {
+		s.startAlongside()
+	}
 	// A sink that failed (a live writer cancelled) ends the generation: the
 	// remaining passes would only be computed to be thrown away.
 	for r := 0; r < cfg.Repeat && s.err == nil; r++ {
 		s.scenario()
 	}
-	s.streaming()
+	if s.stream != nil {
+		s.endAlongside()
+	} else {
+		s.streaming()
+	}
 	if !cfg.Live {
 		s.now += 1500
 		s.emit(s.now, fmt.Sprintf(`{"Event":"SparkListenerApplicationEnd","Timestamp":%d}`, s.now))
@@ -231,13 +249,14 @@ func (s *writer) write(at int64, line string) {
 
 // later queues a task event for emit to write in time order.
 func (s *writer) later(at int64, line string) {
-	s.pending = append(s.pending, event{at, s.seq, line})
+	s.pending = append(s.pending, event{time: at, seq: s.seq, line: line})
 	s.seq++
 }
 
 // emitPending writes the pending events that happen at or before until, in
 // time order (queue order for equal times).
 func (s *writer) emitPending(until int64) {
+	s.streamUntil(until)
 	slices.SortStableFunc(s.pending, func(a, b event) int {
 		return cmp.Or(cmp.Compare(a.time, b.time), cmp.Compare(a.seq, b.seq))
 	})
@@ -250,9 +269,13 @@ func (s *writer) emitPending(until int64) {
 }
 
 // settle writes every pending event and moves the clock past the last.
+// The batches of streaming queries running beside the jobs do not hold
+// the jobs back: those ending later stay queued.
 func (s *writer) settle() {
 	for _, e := range s.pending {
-		s.now = max(s.now, e.time)
+		if !e.beside {
+			s.now = max(s.now, e.time)
+		}
 	}
 	s.emitPending(s.now)
 }

@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"time"
@@ -52,13 +53,25 @@ type streamQuery struct {
 	stateRows            int64
 }
 
-// streaming writes the two queries' events, interleaved in time order.
+// streaming writes the two queries' events after the batch jobs,
+// interleaved in time order.
 func (s *writer) streaming() {
 	n := s.cfg.StreamingBatches
 	if n <= 0 {
 		return
 	}
-	start := s.now + 1000
+	qs := s.startQueries(s.now + 1000)
+	trigger := StreamingTrigger.Milliseconds()
+	for b := range n {
+		s.batch(qs[0], int64(b), trigger, b >= streamingBehindFrom, s.rng)
+		s.batch(qs[1], int64(b), trigger, false, s.rng)
+	}
+	s.terminateQueries(qs)
+	s.settle()
+}
+
+// startQueries queues the two queries' start events from start on.
+func (s *writer) startQueries(start int64) []*streamQuery {
 	qs := []*streamQuery{
 		{id: streamingSlowID, name: StreamingSlowQuery, run: "0b6a8f52-3c1e-4d7a-b9e0-5a4c3d2e1f00", topic: "orders", offset: 1_000_000, latest: 1_000_000},
 		{id: streamingHealthyID, name: StreamingHealthyQuery, run: "7c8d9e0f-1a2b-4c3d-8e4f-5a6b7c8d9e01", topic: "clicks", offset: 5_000_000, latest: 5_000_000},
@@ -66,46 +79,116 @@ func (s *writer) streaming() {
 	for i, q := range qs {
 		at := start + int64(i)*300
 		q.next = at + 200
-		s.later(at, fmt.Sprintf(`{"Event":"org.apache.spark.sql.streaming.StreamingQueryListener$QueryStartedEvent","id":%q,"runId":%q,"name":%q,"timestamp":%q}`,
+		s.queueStreaming(at, fmt.Sprintf(`{"Event":"org.apache.spark.sql.streaming.StreamingQueryListener$QueryStartedEvent","id":%q,"runId":%q,"name":%q,"timestamp":%q}`,
 			q.id, q.run, q.name, isoMillis(at)))
 	}
-	trigger := StreamingTrigger.Milliseconds()
-	for b := range n {
-		s.batch(qs[0], int64(b), trigger, b >= streamingBehindFrom)
-		s.batch(qs[1], int64(b), trigger, false)
+	return qs
+}
+
+// terminateQueries queues the queries' ends, after their last batch, when
+// the application finishes.
+func (s *writer) terminateQueries(qs []*streamQuery) {
+	if s.cfg.Live {
+		return
 	}
-	if !s.cfg.Live {
-		for _, q := range qs {
-			s.later(q.next, fmt.Sprintf(`{"Event":"org.apache.spark.sql.streaming.StreamingQueryListener$QueryTerminatedEvent","id":%q,"runId":%q,"exception":null}`, q.id, q.run))
+	for _, q := range qs {
+		s.queueStreaming(q.next, fmt.Sprintf(`{"Event":"org.apache.spark.sql.streaming.StreamingQueryListener$QueryTerminatedEvent","id":%q,"runId":%q,"exception":null}`, q.id, q.run))
+	}
+}
+
+// queueStreaming queues a query listener event for emit to write in time
+// order, marked as running beside the batch jobs when it does.
+func (s *writer) queueStreaming(at int64, line string) {
+	s.pending = append(s.pending, event{time: at, seq: s.seq, line: line, beside: s.stream != nil})
+	s.seq++
+}
+
+// alongside is the state of the streaming queries running beside the
+// batch jobs (Config.StreamingAlongside). Their batches are made as the
+// writer's clock reaches them, with a random source of their own, so the
+// batch jobs draw the same numbers as without them.
+type alongside struct {
+	qs      []*streamQuery
+	batches []int // batches queued so far, per query
+	rng     *rand.Rand
+	ended   bool // the batch jobs ended: no more batches
+}
+
+// startAlongside starts the queries a second after the executors.
+func (s *writer) startAlongside() {
+	if s.cfg.StreamingBatches <= 0 {
+		return
+	}
+	seed := s.cfg.Seed ^ 0x57ea
+	s.stream = &alongside{rng: rand.New(rand.NewPCG(seed, seed^0x5eed))}
+	s.stream.qs = s.startQueries(s.now + 1000)
+	s.stream.batches = make([]int, len(s.stream.qs))
+}
+
+// streamUntil queues the batches of the queries beside the jobs that are
+// triggered by until.
+func (s *writer) streamUntil(until int64) {
+	st := s.stream
+	if st == nil || st.ended {
+		return
+	}
+	for i, q := range st.qs {
+		for q.next <= until {
+			s.nextBatch(i)
 		}
 	}
-	s.settle()
+}
+
+// nextBatch queues the next batch of the i-th query beside the jobs; the
+// first (the slow one) falls behind from streamingBehindFrom on.
+func (s *writer) nextBatch(i int) {
+	st := s.stream
+	b := st.batches[i]
+	s.batch(st.qs[i], int64(b), StreamingTrigger.Milliseconds(), i == 0 && b >= streamingBehindFrom, st.rng)
+	st.batches[i]++
+}
+
+// endAlongside ends the queries with the batch jobs, once each ran
+// StreamingBatches batches, and writes what is queued.
+func (s *writer) endAlongside() {
+	st := s.stream
+	for i := range st.qs {
+		for st.batches[i] < s.cfg.StreamingBatches {
+			s.nextBatch(i)
+		}
+	}
+	st.ended = true
+	s.terminateQueries(st.qs)
+	for _, e := range s.pending {
+		s.now = max(s.now, e.time)
+	}
+	s.emitPending(s.now)
 }
 
 // batch queues one micro-batch of q. A processing-time trigger starts a
 // batch at the next multiple of the interval, or at once when the last
 // one overran it; the progress event is posted when the batch ends.
-func (s *writer) batch(q *streamQuery, id, trigger int64, behind bool) {
+func (s *writer) batch(q *streamQuery, id, trigger int64, behind bool, rng *rand.Rand) {
 	at := q.next
 	// Rows arrive at about 200/s (orders) or 1000/s (clicks), jittered.
 	inRate := 200.0
 	if q.name == StreamingHealthyQuery {
 		inRate = 1000
 	}
-	inRate *= 0.9 + 0.2*s.rng.Float64()
+	inRate *= 0.9 + 0.2*rng.Float64()
 	var dur int64
 	var rows int64
 	switch {
 	case behind:
 		// Slower than the input: a batch takes ~1.5 triggers and reads a
 		// capped amount (maxOffsetsPerTrigger), so the backlog grows.
-		dur = trigger*3/2 + s.rng.Int64N(1500)
-		rows = 900 + s.rng.Int64N(100)
+		dur = trigger*3/2 + rng.Int64N(1500)
+		rows = 900 + rng.Int64N(100)
 	case q.name == StreamingSlowQuery:
-		dur = 1800 + s.rng.Int64N(600)
+		dur = 1800 + rng.Int64N(600)
 		rows = int64(inRate * float64(trigger) / 1e3)
 	default:
-		dur = 800 + s.rng.Int64N(400)
+		dur = 800 + rng.Int64N(400)
 		rows = int64(inRate * float64(trigger) / 1e3)
 	}
 	// Offsets: what arrived since the previous batch started is available;
@@ -147,7 +230,7 @@ func (s *writer) batch(q *streamQuery, id, trigger int64, behind bool) {
 		q.stateRows, rows/10, addBatch/4, walCommit/2, 4096+q.stateRows*120,
 		q.topic, startOffsetText, offsetJSON(q.topic, q.offset), offsetJSON(q.topic, q.latest), rows, inRateText,
 		strconv.FormatFloat(processed, 'g', -1, 64), q.topic, rows)
-	s.later(at+dur, line)
+	s.queueStreaming(at+dur, line)
 	// The next trigger: the next multiple of the interval after the start,
 	// or at once after an overrun.
 	q.next = max(at+trigger, at+dur+10)

@@ -3,6 +3,8 @@ package simulate
 import (
 	"bufio"
 	"bytes"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -92,5 +94,82 @@ func TestStreamingMode(t *testing.T) {
 	cfg.StreamingBatches = MaxStreamingBatches + 1
 	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "--streaming-batches") {
 		t.Errorf("validate: %v", err)
+	}
+}
+
+// timedSink keeps each line with its time.
+type timedSink struct {
+	lines []string
+	at    []int64
+}
+
+func (s *timedSink) Line(at int64, line string, _ bool) error {
+	s.lines, s.at = append(s.lines, line), append(s.at, at)
+	return nil
+}
+
+// Beside the batch jobs, the queries start with the executors and trigger
+// batches until the jobs end; the jobs' own lines are those of the same
+// application without streaming, at the same times; the slow query falls
+// behind and is found so.
+func TestStreamingAlongside(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.StreamingBatches, cfg.StreamingAlongside = 4, true
+	var with, without timedSink
+	if _, err := Generate(cfg, &with); err != nil {
+		t.Fatal(err)
+	}
+	plain := cfg
+	plain.StreamingBatches = 0
+	if _, err := Generate(plain, &without); err != nil {
+		t.Fatal(err)
+	}
+	start := cfg.Start.UnixMilli()
+	var jobs []string
+	var jobsEnd int64
+	firstBatch, lastBatch := int64(-1), int64(0)
+	batches := map[string]int{}
+	for i, l := range with.lines {
+		switch {
+		case strings.Contains(l, "QueryProgressEvent"):
+			if firstBatch < 0 {
+				firstBatch = with.at[i] - start
+			}
+			lastBatch = with.at[i] - start
+			for _, q := range []string{StreamingSlowQuery, StreamingHealthyQuery} {
+				if strings.Contains(l, `"name":"`+q+`"`) {
+					batches[q]++
+				}
+			}
+		case streamingEvent(l), strings.Contains(l, "SparkListenerEnvironmentUpdate"), strings.Contains(l, "SparkListenerApplicationEnd"):
+		default:
+			jobs = append(jobs, fmt.Sprint(with.at[i], l))
+			if strings.Contains(l, "SparkListenerJobEnd") {
+				jobsEnd = with.at[i] - start
+			}
+		}
+	}
+	var want []string
+	for i, l := range without.lines {
+		if !strings.Contains(l, "SparkListenerEnvironmentUpdate") && !strings.Contains(l, "SparkListenerApplicationEnd") {
+			want = append(want, fmt.Sprint(without.at[i], l))
+		}
+	}
+	if !slices.Equal(jobs, want) {
+		t.Error("the batch jobs' lines differ from those of the same application without streaming")
+	}
+	if firstBatch < 0 || firstBatch > 15_000 {
+		t.Errorf("first streaming batch at %d ms, want within the first 15 s", firstBatch)
+	}
+	if lastBatch < jobsEnd-2*StreamingTrigger.Milliseconds() || lastBatch > jobsEnd+15_000 {
+		t.Errorf("last streaming batch at %d ms, the last job ends at %d ms: want the queries to run until the jobs end", lastBatch, jobsEnd)
+	}
+	if batches[StreamingHealthyQuery] < int(jobsEnd/StreamingTrigger.Milliseconds())-2 || batches[StreamingSlowQuery] < cfg.StreamingBatches {
+		t.Errorf("batches %v over %d ms of jobs", batches, jobsEnd)
+	}
+
+	r, counts := analyse(t, cfg)
+	if counts[sparklog.TypeStreamingQueryTerminated] != 2 || len(r.Streaming) != 2 || r.Streaming[0].BehindBatches == 0 || r.Streaming[1].BehindBatches != 0 {
+		t.Errorf("counts %v, queries %+v", counts, r.Streaming)
 	}
 }

@@ -51,6 +51,10 @@ type Follower struct {
 	// linesInPlace counts the lines handled where a chunk holds them,
 	// without a copy into the line buffer (tests check the copy is gone).
 	linesInPlace int64
+	// bytesCopied counts the bytes moved inside the reader (line buffer
+	// compactions and growths, lines carried from chunk to chunk): tests
+	// check it stays linear in the input.
+	bytesCopied int64
 }
 
 // PollResult tells what one Poll did.

@@ -61,3 +61,26 @@ func (p Problem) String() string {
 	fmt.Fprintf(&b, ": %s: %s", p.Kind, p.Reason)
 	return b.String()
 }
+
+// NotEventLog reports whether a file's problems say it is not an event log
+// at all (a README, a JSON file of something else beside the logs) rather
+// than a damaged log, and returns the problem that says so: one is
+// ProblemNotEventLog and the others at most that or ProblemUnknownCodec
+// (a name with an extension no codec has, e.g. ".md"). Callers ask it of
+// files that yielded no event.
+func NotEventLog(problems []Problem) (Problem, bool) {
+	var not Problem
+	found := false
+	for _, p := range problems {
+		switch p.Kind {
+		case ProblemNotEventLog:
+			if !found {
+				not, found = p, true
+			}
+		case ProblemUnknownCodec:
+		default:
+			return Problem{}, false
+		}
+	}
+	return not, found
+}

@@ -169,7 +169,9 @@ func (fo *Follower) decompress(st *fileState, src io.Reader, final bool) error {
 	defer func() {
 		if par != nil {
 			par.stop()
+			fo.bytesCopied += par.carried.Load()
 		}
+		fo.bytesCopied += lb.copied
 		fo.ahead = nil
 	}()
 	empty := 0

@@ -10,7 +10,8 @@ type lineBuffer struct {
 	start, end int // unread bytes are buf[start:end]
 	scanned    int // buf[start:scanned] has no newline
 	max        int
-	first      int // size of the first allocation
+	first      int   // size of the first allocation
+	copied     int64 // bytes moved by compactions and growths (tests check it stays linear)
 }
 
 const initialLineBuffer = 256 << 10
@@ -35,6 +36,7 @@ func (b *lineBuffer) space() []byte {
 	}
 	if b.start > 0 {
 		n := copy(b.buf, b.buf[b.start:b.end])
+		b.copied += int64(n)
 		b.scanned -= b.start
 		b.start, b.end = 0, n
 		if b.end < len(b.buf) {
@@ -47,7 +49,7 @@ func (b *lineBuffer) space() []byte {
 	size := max(2*len(b.buf), b.first)
 	size = min(size, b.max)
 	nb := make([]byte, size)
-	copy(nb, b.buf[b.start:b.end])
+	b.copied += int64(copy(nb, b.buf[b.start:b.end]))
 	b.buf = nb
 	return b.buf[b.end:]
 }

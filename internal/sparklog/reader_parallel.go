@@ -6,6 +6,7 @@ import (
 	"io"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/sparkglance/sparkglance/internal/sparklog/codec"
 )
@@ -122,6 +123,8 @@ type parallelInput struct {
 
 	sqlUpdatesOnly bool // Options.SQLUpdatesOnly, for the workers
 
+	carried atomic.Int64 // bytes the producer copied from one chunk into the next
+
 	cur      *chunk // chunk Read hands out
 	curAt    int    // next byte of cur.buf to hand out
 	lineAt   int    // next of cur.lines to look at
@@ -163,6 +166,10 @@ func (p *parallelInput) stop() {
 func (p *parallelInput) produce(cnt *countingReader, maxLine, chunkSize, inFlight int) {
 	defer p.wg.Done()
 	defer close(p.chunks)
+	// A line longer than a chunk is not carried into the next one: copying
+	// its growing start into every chunk it spans made reading it
+	// quadratic in its length. The line loop assembles and decodes it.
+	maxCarry := min(maxLine, chunkSize)
 	allocated := 0
 	var carry []byte  // start of a line not complete yet
 	skipping := false // inside a line too long to decode ahead
@@ -189,6 +196,7 @@ func (p *parallelInput) produce(cnt *countingReader, maxLine, chunkSize, inFligh
 			c.buf = make([]byte, 0, need+chunkSize/4)
 		}
 		c.buf = append(c.buf[:0], carry...)
+		p.carried.Add(int64(len(carry)))
 		c.newAt, c.off, c.err, c.lines = len(carry), off, nil, c.lines[:0]
 		empty := 0
 		for len(c.buf) < cap(c.buf) && c.err == nil {
@@ -208,7 +216,7 @@ func (p *parallelInput) produce(cnt *countingReader, maxLine, chunkSize, inFligh
 		c.in = cnt.n
 		var corrupt *codec.CorruptError
 		terminal := c.err != nil && !errors.As(c.err, &corrupt)
-		carry, skipping = c.split(maxLine, skipping, terminal, carry[:0])
+		carry, skipping = c.split(maxLine, maxCarry, skipping, terminal, carry[:0])
 		if errors.As(c.err, &corrupt) {
 			// The line loop drops the start of the line cut by damage.
 			carry, skipping = carry[:0], false
@@ -237,10 +245,11 @@ func (p *parallelInput) produce(cnt *countingReader, maxLine, chunkSize, inFligh
 }
 
 // split lists the chunk's complete lines (the last one too when the stream
-// ends with it) and returns the incomplete rest, copied into carry.
-// skipping says the chunk starts inside a line longer than maxLine, which
-// is not decoded ahead; the returned flag says the next one does.
-func (c *chunk) split(maxLine int, skipping, terminal bool, carry []byte) ([]byte, bool) {
+// ends with it) and returns the incomplete rest, copied into carry, unless
+// it is longer than maxCarry. skipping says the chunk starts inside a line
+// that is not decoded ahead (longer than maxCarry); the returned flag says
+// the next one does.
+func (c *chunk) split(maxLine, maxCarry int, skipping, terminal bool, carry []byte) ([]byte, bool) {
 	start := 0
 	for start < len(c.buf) {
 		i := bytes.IndexByte(c.buf[start:], '\n')
@@ -255,7 +264,7 @@ func (c *chunk) split(maxLine int, skipping, terminal bool, carry []byte) ([]byt
 	}
 	rest := c.buf[start:]
 	switch {
-	case skipping || len(rest) > maxLine:
+	case skipping || len(rest) > maxCarry:
 		return carry, true
 	case terminal:
 		if len(rest) > 0 {

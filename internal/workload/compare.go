@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/sparkglance/sparkglance/internal/human"
 )
 
 // Delta is one measure of two runs.
@@ -189,14 +191,4 @@ func ExecutorDiff(base, nw Executors) []string {
 }
 
 // formatBytes renders bytes in binary units: 4.4 GiB, 512 MiB.
-func formatBytes(b float64) string {
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB"}
-	i := 0
-	for ; b >= 1024 && i < len(units)-1; i++ {
-		b /= 1024
-	}
-	if i == 0 {
-		return fmt.Sprintf("%.0f B", b)
-	}
-	return fmt.Sprintf("%.3g %s", b, units[i])
-}
+func formatBytes(b float64) string { return human.Bytes(b) }

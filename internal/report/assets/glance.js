@@ -15,23 +15,64 @@
   const STATUS_COLORS = { COMPLETE: "#4c6ef5", FAILED: "#e03131", ACTIVE: "#2f9e44", PENDING: "#adb5bd", SKIPPED: "#ced4da" };
 
   // ---- formatting ----
+  // The rules of internal/human (Go), digit for digit: the text output and
+  // this page print the same figures; TestFormattingMatchesGo runs both.
   const esc = s => String(s ?? "").replace(/[&<>"']/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-  const pct = f => (f == null || !isFinite(f) ? "–" : (100 * f).toFixed(f < 0.1 && f > 0 ? 1 : 0) + "%");
-  const num = (n, d = 0) => (n == null || !isFinite(n) ? "–" : n.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: 0 }));
+  const finite = v => typeof v === "number" && isFinite(v);
+  function fixed(v, d) { // |v| rounded half away from zero to d decimals, grouped in thousands
+    const n = Math.round(Math.abs(v) * Math.pow(10, d));
+    let digits = n.toFixed(0);
+    while (digits.length <= d) digits = "0" + digits;
+    const whole = digits.slice(0, digits.length - d), frac = digits.slice(digits.length - d);
+    let out = v < 0 && n !== 0 ? "-" : "";
+    for (let i = 0; i < whole.length; i++) out += (i > 0 && (whole.length - i) % 3 === 0 ? "," : "") + whole[i];
+    return d > 0 ? out + "." + frac : out;
+  }
+  const trimZeros = s => (s.includes(".") ? s.replace(/0+$/, "").replace(/\.$/, "") : s);
+  const num = (n, d = 0) => (finite(n) ? trimZeros(fixed(n, d)) : "–");
+  function number(v) { // a value without unit: 42,500,000 · 42.5 · 0.000256
+    if (!finite(v)) return "–";
+    const a = Math.abs(v);
+    if (a >= 100 || a === 0) return num(v, 0);
+    let d = 1;
+    for (let x = a; x < 10 && d < 20; x *= 10) d++;
+    return trimZeros(fixed(v, d));
+  }
+  function pct(f) {
+    if (!finite(f)) return "–";
+    const p = 100 * f, a = Math.abs(p);
+    return fixed(p, a >= 0.05 && a < 9.95 ? 1 : 0) + "%";
+  }
+  const signedPct = f => { const s = pct(f); return finite(f) && !s.startsWith("-") ? "+" + s : s; };
   function bytes(b) {
-    if (!b) return "0 B";
-    const u = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let i = 0;
-    while (b >= 1024 && i < u.length - 1) { b /= 1024; i++; }
-    return b.toFixed(b < 10 && i ? 1 : 0) + " " + u[i];
+    if (!(b > 0) || !isFinite(b)) return "0 B";
+    if (b < 1023.5) return fixed(b, 0) + " B";
+    const u = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    let i = -1;
+    while (b >= 1023.5 && i < u.length - 1) { b /= 1024; i++; }
+    return fixed(b, b < 9.95 ? 1 : 0) + " " + u[i];
   }
-  function dur(ms) {
-    if (ms == null || !isFinite(ms) || ms < 0) return "–";
-    const s = ms / 1000;
-    if (s < 60) return s.toFixed(s < 10 ? 2 : 1) + "s";
-    if (s < 3600) return Math.floor(s / 60) + "m" + String(Math.floor(s % 60)).padStart(2, "0") + "s";
-    return Math.floor(s / 3600) + "h" + String(Math.floor(s % 3600 / 60)).padStart(2, "0") + "m";
+  const pad2 = v => String(v).padStart(2, "0");
+  function seconds(s) {
+    if (!(s > 0) || !isFinite(s)) return "0s";
+    const ms = Math.round(s * 1000);
+    if (ms < 1000) return ms + "ms";
+    if (s < 9.95) return fixed(s, 1) + "s";
+    if (s < 59.5) return fixed(s, 0) + "s";
+    const total = Math.round(s);
+    if (total < 3600) return Math.floor(total / 60) + "m" + pad2(total % 60) + "s";
+    const m = Math.floor((total + 30) / 60);
+    if (m < 24 * 60) return Math.floor(m / 60) + "h" + pad2(m % 60) + "m";
+    const h = Math.floor(m / 60);
+    return num(Math.floor(h / 24), 0) + "d" + pad2(h % 24) + "h";
   }
+  const dur = ms => (ms == null || !isFinite(ms) || ms < 0 ? "–" : seconds(ms / 1000));
+  const thousands = (v, unit, kilo, mega) => (v >= 1e6 ? number(v / 1e6) + " " + mega : v >= 1e3 ? number(v / 1e3) + " " + kilo : number(v || 0) + " " + unit);
+  const wattHours = wh => thousands(wh, "Wh", "kWh", "MWh");
+  const grams = g => thousands(g, "g", "kg", "t");
+  // plural: "1 executor", "2 executors".
+  const plural = (n, noun, many) => num(n) + " " + (n === 1 ? noun : many || noun + "s");
+  // ---- end of formatting ----
   const clock = ms => new Date(ms).toISOString().replace("T", " ").slice(0, 19) + " UTC";
   const since = (doc, sec) => "+" + dur(sec * 1000 - doc.start) + " · " + clock(sec * 1000).slice(11);
 
@@ -262,7 +303,7 @@
       const s = SHARES[k];
       h += `<i style="background:${COLORS[s.key]}"></i>${s.label} ${pct(m.raw[s.key][i])}<br>`;
     }
-    h += `efficiency <b>${pct(iv.efficiency)}</b> · ${num(m.raw.cores[i], 1)} cores available · ${num(m.execCount[i])} executor(s)`;
+    h += `efficiency <b>${pct(iv.efficiency)}</b> · ${num(m.raw.cores[i], 1)} cores available · ${plural(m.execCount[i], "executor")}`;
     if (iv.stages && iv.stages.length) h += `<br>stages ${esc(iv.stages.slice(0, 12).join(", "))}${iv.stages.length > 12 ? "…" : ""}`;
     if (!iv.settled) h += `<br><span style="color:#ffd43b">not settled yet (tasks still running)</span>`;
     tooltip(u, h, m.x[i]);
@@ -307,7 +348,7 @@
       ctx.save();
       ctx.font = `${Math.round(13 * devicePixelRatio)}px system-ui, sans-serif`;
       ctx.fillStyle = "#868e96"; ctx.textAlign = "center"; ctx.textBaseline = "middle";
-      ctx.fillText(!rows ? "no executor yet" : `no ${kind === "diskBytes" ? "disk" : "memory"} spill in this application` +
+      ctx.fillText(!rows ? (state.doc.live ? "no executor yet" : /^local/.test(state.doc.master || "") ? "no executor: local mode, the driver ran the tasks" : "no executor in this application") : `no ${kind === "diskBytes" ? "disk" : "memory"} spill in this application` +
         (m.spillMax[kind === "diskBytes" ? "memoryBytes" : "diskBytes"] > 0 ? ` (there is ${kind === "diskBytes" ? "memory" : "disk"} spill: switch above)` : ""),
       left + width / 2, top + height / 2);
       ctx.restore();
@@ -456,9 +497,11 @@
     // as the fleet dashboard and analyze's totals count it.
     const wasted = doc.cpuTimeAvailable && t.availableCoreSeconds > 0 ? Math.max(0, t.availableCoreSeconds - t.cpuSeconds) / 3600 : null;
     // Cores now are the live executors' (the last interval is usually
-    // partial, its average understates them); the maximum is over time.
+    // partial, its average understates them); the maximum is the most
+    // available at once (the analysis' maxCores), never an interval's
+    // average, which a short application spreads thin.
     const coresNow = execs.filter(e => e.isActive).reduce((a, e) => a + (e.totalCores || 0), 0);
-    const coresMax = Math.max(0, ...m.raw.cores, doc.live ? coresNow : 0);
+    const coresMax = Math.max(0, doc.maxCores ?? Math.ceil(Math.max(0, ...m.raw.cores)), doc.live ? coresNow : 0);
     const body = document.body, index = body.dataset.index;
     const kpi = (v, l, title, id) => `<div class="kpi"${id ? ` id="kpi-${id}"` : ""}${title ? ` title="${esc(title)}"` : ""}><b>${v}</b><span>${l}</span></div>`;
     document.title = `${doc.appName || doc.appId} · sparkglance`;
@@ -472,13 +515,13 @@
       (doc.workload ? ` · workload <span class="mono" id="workload">${esc(doc.workload)}</span>` : "") +
       (index ? ` · <a href="${esc(index)}">all applications</a>` : "") + `</div>` +
       `<div class="kpis">` +
-      kpi(dur(doc.end - doc.start), doc.live ? "running for" : "duration") +
+      kpi(dur(doc.end - doc.start), doc.live ? "running for" : "duration", "", "duration") +
       kpi(`${num(execs.length)} <small class="muted">(${num(live)} ${doc.live ? "live" : "at the end"})</small>`, "executors",
         "executors over time: hover the first chart", "executors") +
       (doc.live ? kpi(`${num(coresNow)} <small class="muted">/ max ${num(coresMax)}</small>`, "cores now / max", "the dashed line in the first chart: cores over time", "cores")
         : kpi(num(coresMax), "cores (max)", "the dashed line in the first chart: cores over time", "cores")) +
       kpi(doc.cpuTimeAvailable ? pct(eff) : "n/a", "efficiency (task CPU / core time)", doc.cpuTimeAvailable ? "" : "this log has no Executor CPU Time", "efficiency") +
-      kpi(wasted == null ? "n/a" : wasted.toFixed(1), "wasted core-hours", "available core time minus task CPU time", "wasted") +
+      kpi(wasted == null ? "n/a" : num(wasted, 1), "wasted core-hours", "available core time minus task CPU time", "wasted") +
       kpi(num(t.tasks), "tasks") +
       kpi(bytes(t.diskBytesSpilled), "disk spill") +
       (doc.energy && doc.cpuTimeAvailable ? kpi(wattHours(doc.energy.wattHours), "energy (" + esc(doc.energy.source) + ")",
@@ -629,10 +672,8 @@
   }
 
   // Energy in Wh (kWh, MWh) and CO2e in g (kg, t), three digits.
-  function wattHours(wh) { return wh >= 1e6 ? (wh / 1e6).toPrecision(3) + " MWh" : wh >= 1e3 ? (wh / 1e3).toPrecision(3) + " kWh" : (wh || 0).toPrecision(3) + " Wh"; }
   // An amount of money: two decimals from 1 on, three digits below.
   function money(x, cur) { return (Math.abs(x) >= 1 || x === 0 ? x.toFixed(2) : x.toPrecision(3)) + " " + esc(cur || ""); }
-  function grams(g) { return g >= 1e6 ? (g / 1e6).toPrecision(3) + " t" : g >= 1e3 ? (g / 1e3).toPrecision(3) + " kg" : (g || 0).toPrecision(3) + " g"; }
 
   function renderTables(doc) {
     const stageJoules = new Map(((doc.energy && doc.energy.stages) || []).map(e => [e.stageId + "." + e.attemptId, e.joules]));
@@ -688,17 +729,21 @@
     if (!w) { el.innerHTML = ""; return; }
     const today = (w.predictions || []).find(p => p.executors === w.executors);
     const cp = w.criticalPath || {};
+    // Local mode has no executor: the driver counts as one, and what the
+    // replay scales is its cores, so the rows say cores.
+    const shown = n => (w.local ? n * w.coresPerExecutor : n);
+    const count = n => (w.local ? plural(shown(n), "core") : plural(n, "executor"));
     const note = `Wall time ${dur(w.wallMs)}: the driver alone ${dur(w.driverMs)} (no stage running), stages ${dur(w.executorMs)}. ` +
-      `Critical path ${dur(cp.wallMs)} (${num(cp.stageCount)} stage attempts): the wall time even with unlimited executors. ` +
-      `Today ${num(w.executors)} executors × ${num(w.coresPerExecutor)} cores at most${w.local ? " (local mode: the driver)" : ""}; ` +
-      `ideal ${num(w.idealExecutors)}, the fewest predicted within ${pct(w.tolerance)} of today, saving ${num(Math.max(w.coreHoursSaved, 0), 2)} core-hours.`;
+      `Critical path ${dur(cp.wallMs)} (${plural(cp.stageCount, "stage attempt")}): the wall time even with unlimited executors. ` +
+      `Today ${w.local ? "local mode: the driver's " + plural(w.coresPerExecutor, "core") : count(w.executors) + " × " + plural(w.coresPerExecutor, "core")} at most; ` +
+      `ideal ${count(w.idealExecutors)}, the fewest predicted within ${pct(w.tolerance)} of today, saving ${num(Math.max(w.coreHoursSaved, 0), 2)} core-hours.`;
     const rows = (w.predictions || []).map(p => Object.assign({ __key: String(p.executors) }, p));
     const mark = p => (p.executors === w.executors ? " (today)" : p.executors === w.idealExecutors ? " (ideal)" : "");
-    table(el, "What if: executor count", rows, [
-      ["Executors", p => p.executors, p => esc(num(p.executors) + mark(p))],
+    table(el, w.local ? "What if: the driver's cores" : "What if: executor count", rows, [
+      [w.local ? "Cores" : "Executors", p => p.executors, p => esc(num(shown(p.executors)) + mark(p))],
       ["× today", p => p.factor, p => num(p.factor, 2)],
       ["Predicted wall time", p => p.wallMs, p => dur(p.wallMs)],
-      ["vs today", p => (today ? p.wallMs / today.wallMs - 1 : 0), p => (today && today.wallMs > 0 ? (p.wallMs >= today.wallMs ? "+" : "") + pct(p.wallMs / today.wallMs - 1) : "–")],
+      ["vs today", p => (today ? p.wallMs / today.wallMs - 1 : 0), p => (today && today.wallMs > 0 ? signedPct(p.wallMs / today.wallMs - 1) : "–")],
       ["Core-hours", p => p.coreHours, p => num(p.coreHours, 2)],
     ], esc(note), p => JSON.stringify(p) + "@" + w.executors + "/" + w.idealExecutors);
   }
@@ -719,9 +764,11 @@
     if (!(doc.sql || []).length) { el.innerHTML = ""; return; }
     ops.sort((a, b) => b.exclusiveSeconds - a.exclusiveSeconds);
     const top = ops.slice(0, 25);
-    table(el, `Top SQL operators by own time (${(doc.sql || []).length} queries)`, top, [
+    table(el, `Top SQL operators by own time (${plural((doc.sql || []).length, "query", "queries")})`, top, [
       ["Query", o => o.exec.executionId], ["Description", o => o.exec.description, o => `<span title="${esc(o.exec.description)}">${esc(o.exec.description)}</span>`, "name"],
-      ["Operator", o => o.name, null, "text"], ["Engine", o => o.engine, null, "text"],
+      // The id is what findings cite ("query 26 operators 22, 24"), and
+      // tells apart operators of the same name and figures.
+      ["Operator id", o => o.id], ["Operator", o => o.name, null, "text"], ["Engine", o => o.engine, null, "text"],
       ["Own time", o => o.exclusiveSeconds, o => dur(o.exclusiveSeconds * 1000)],
       ["Rows out", o => (o.metrics || {})["number of output rows"] || 0, o => num((o.metrics || {})["number of output rows"])],
       ["Spill", o => (o.metrics || {})["spill size"] || 0, o => bytes((o.metrics || {})["spill size"])],
@@ -788,7 +835,7 @@
     const ps = doc.problems || [], more = doc.problemsOmitted || 0;
     const el = document.getElementById("problems");
     el.innerHTML = `<h2>Reading the log</h2><p class="muted">${esc(doc.log || "")}: ${num(doc.lines)} lines, ` +
-      `${num(ps.length + more)} problem(s)${doc.unplacedTasks ? `, ${num(doc.unplacedTasks)} task(s) outside the timeline` : ""}.</p>` +
+      `${plural(ps.length + more, "problem")}${doc.unplacedTasks ? `, ${plural(doc.unplacedTasks, "task")} outside the timeline` : ""}.</p>` +
       (ps.length ? `<ul class="problems">` + ps.map(p => `<li class="mono">${esc(p.file)}${p.line ? ":" + p.line : ""}: ${esc(p.kind)}: ${esc(p.reason)}</li>`).join("") +
         (more ? `<li>… and ${num(more)} more</li>` : "") + `</ul>` : "");
   }

@@ -75,6 +75,34 @@ app.kubernetes.io/component: {{ index . 1 }}
 {{- end }}
 {{- end -}}
 
+{{/* The node agent's own basic auth, generated when it serves the profiles
+API (which attaches to the executors' JVMs and pauses them) without
+webConfig: sparkglance refuses that API on a pod address without a web
+config that authenticates. */}}
+{{- define "sparkglance.nodeAuth" -}}
+{{- $n := .Values.nodeAgent -}}
+{{- if and $n.enabled $n.stacks.enabled $n.stacks.profiling (not .Values.webConfig.enabled) -}}true{{- end -}}
+{{- end -}}
+
+{{- define "sparkglance.nodeAuthSecret" -}}
+{{- include "sparkglance.componentName" (list . "node-auth") -}}
+{{- end -}}
+
+{{/* With the profiles API and the values' own web config, that config must
+authenticate: basic auth or verified client certificates (an existing
+Secret is taken at its word: set webConfig.basicAuth, or sparkglance
+refuses to start). */}}
+{{- define "sparkglance.checkProfilingAuth" -}}
+{{- $n := .Values.nodeAgent -}}
+{{- $w := .Values.webConfig -}}
+{{- if and $n.enabled $n.stacks.enabled $n.stacks.profiling $w.enabled (not $w.existingSecret) (not (include "sparkglance.webBasicAuth" .)) -}}
+{{- $tls := $w.config.tls_server_config | default dict -}}
+{{- if ne (toString $tls.client_auth_type) "RequireAndVerifyClientCert" -}}
+{{- fail "nodeAgent.stacks.profiling serves the JVM profiles API, which needs a webConfig.config that authenticates: basic_auth_users, or tls_server_config.client_auth_type RequireAndVerifyClientCert (or turn webConfig off and the chart generates basic auth for the node agent)" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
 {{/* Probes: HTTP(S) on the health endpoints; with basic auth, which covers
 every path, only whether the port accepts connections. */}}
 {{- define "sparkglance.probe" -}}
@@ -108,10 +136,12 @@ httpGet:
 {{- end }}
 {{- end -}}
 
-{{/* The scrape settings both monitors share. */}}
+{{/* The scrape settings both monitors share; (list $ monitor "node") for
+the node agent, which may have its own basic auth. */}}
 {{- define "sparkglance.monitorEndpoint" -}}
 {{- $top := index . 0 -}}
 {{- $m := index . 1 -}}
+{{- $node := and (gt (len .) 2) (include "sparkglance.nodeAuth" $top) -}}
 - port: metrics
   interval: {{ $m.interval }}
   scrapeTimeout: {{ $m.scrapeTimeout }}
@@ -122,9 +152,19 @@ httpGet:
     {{- toYaml . | nindent 4 }}
   {{- end }}
   {{- end }}
+  {{- if $node }}
+  basicAuth:
+    username:
+      name: {{ include "sparkglance.nodeAuthSecret" $top }}
+      key: username
+    password:
+      name: {{ include "sparkglance.nodeAuthSecret" $top }}
+      key: password
+  {{- else }}
   {{- with $top.Values.webConfig.monitorBasicAuth }}
   basicAuth:
     {{- toYaml . | nindent 4 }}
+  {{- end }}
   {{- end }}
 {{- end -}}
 

@@ -1,0 +1,78 @@
+package analysis
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/sparkglance/sparkglance/internal/sparklog"
+)
+
+// The open cores are kept as executors come and go (issue 24.11: summing
+// every open executor at every event made analysis quadratic); the kept
+// sum must equal the sum over the open lifetimes whatever the order of
+// additions, re-registrations and removals.
+func TestOpenCoresFollowExecutors(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	a := New(DefaultConfig())
+	a.Add(&sparklog.ApplicationStart{AppID: "app", Timestamp: 1_000})
+	for i := range 5000 {
+		id := fmt.Sprint(rng.IntN(300))
+		ts := int64(2_000 + i)
+		switch rng.IntN(3) {
+		case 0, 1: // new executor or re-registration with other cores
+			a.Add(&sparklog.ExecutorAdded{Timestamp: ts, ExecutorID: id, Host: "h", TotalCores: rng.IntN(9)})
+		case 2: // removal, also of executors never added
+			a.Add(&sparklog.ExecutorRemoved{Timestamp: ts, ExecutorID: id})
+		}
+		want := 0
+		for _, li := range a.openLife {
+			want += a.lifetimes[li].cores
+		}
+		open := 0
+		for _, l := range a.lifetimes {
+			if l.open {
+				open += l.cores
+			}
+		}
+		if got := a.availableCoresNow(); got != want || got != open {
+			t.Fatalf("event %d: available cores %d, open lifetimes sum to %d (%d by flag)", i, got, want, open)
+		}
+	}
+}
+
+// Thousands of executors spilling in one interval: each keeps its own
+// cell (found through the bucket's index once it has many) and the
+// report lists every executor's spill exactly.
+func TestSpillOfManyExecutorsInOneInterval(t *testing.T) {
+	const n = 3000
+	a := New(DefaultConfig())
+	t0 := int64(1_700_000_000_000)
+	a.Add(&sparklog.ApplicationStart{AppID: "app", Timestamp: t0})
+	for i := range n {
+		a.Add(&sparklog.ExecutorAdded{Timestamp: t0, ExecutorID: fmt.Sprint(i), TotalCores: 1})
+	}
+	for round := range 2 { // every executor spills twice, in two passes
+		for i := range n {
+			id := int64(round*n + i)
+			ti := sparklog.TaskInfo{TaskID: id, ExecutorID: fmt.Sprint(i), LaunchTime: t0 + 100, FinishTime: t0 + 200}
+			a.Add(&sparklog.TaskStart{Task: ti})
+			a.Add(&sparklog.TaskEnd{Reason: sparklog.TaskEndReason{Reason: "Success"}, Task: ti,
+				Metrics: &sparklog.TaskMetrics{MemoryBytesSpilled: int64(i + 1), DiskBytesSpilled: 1}})
+		}
+	}
+	a.Add(&sparklog.ApplicationEnd{Timestamp: t0 + 1000})
+	r := a.Report()
+	if len(r.Intervals) != 1 {
+		t.Fatalf("%d intervals, want 1", len(r.Intervals))
+	}
+	sp := r.Intervals[0].Spill
+	if len(sp) != n {
+		t.Fatalf("%d spill cells, want %d", len(sp), n)
+	}
+	for i, s := range sp {
+		if s.ExecutorID != fmt.Sprint(i) || s.MemoryBytes != float64(2*(i+1)) || s.DiskBytes != 2 {
+			t.Fatalf("cell %d: %+v, want executor %d with %d and 2 bytes", i, s, i, 2*(i+1))
+		}
+	}
+}
