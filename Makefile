@@ -21,7 +21,7 @@ LDFLAGS    := -X $(VERSION_PKG).Version=$(VERSION) -X $(VERSION_PKG).Revision=$(
               -X $(VERSION_PKG).Branch=$(BRANCH) -X $(VERSION_PKG).BuildUser=$(BUILD_USER) \
               -X $(VERSION_PKG).BuildDate=$(BUILD_DATE)
 
-.PHONY: run analyze-demo test e2e scale build lint bench fuzz docs dashboards demo-log clean screenshots \
+.PHONY: run analyze-demo test e2e scale build lint bench fuzz fuzz-smoke docs dashboards demo-log clean screenshots \
         crossbuild image image-rootfs release
 
 ## run: the main job on a built-in default — the exporter on a live simulated Spark application.
@@ -109,10 +109,12 @@ release:
 
 ## test: formatting, vet, staticcheck, then unit and integration tests (against the real Prometheus,
 ## promtool, Java… that .ci/run installs) with the race detector, then each fuzz target briefly. No test
-## asserts wall-clock speed (that is `make bench`); the long end-to-end runs are `make e2e`.
+## asserts wall-clock speed (that is `make bench`); the long end-to-end runs are `make e2e`. Each step
+## says what it does before it starts: on a busy machine a step can take minutes.
 test: lint
+	@echo ">> go test -race: $$($(GO) list $(PKGS) | wc -l) packages, one per core at a time; a line per package as it ends"
 	$(GO) test -race -count=1 -timeout 30m $(PKGS)
-	$(MAKE) fuzz FUZZTIME=$(FUZZSMOKE)
+	@$(MAKE) --no-print-directory fuzz-smoke
 
 # Files behind the e2e build tag: end-to-end runs of half a minute and more
 # (Prometheus + Alertmanager delivering the demo's alerts, JVMs burning CPU).
@@ -126,12 +128,17 @@ e2e:
 	  $(GO) test -tags e2e -race -count=1 -timeout 20m -run "^($$tests)$$" ./$$(dirname $${file#./}); \
 	done
 
+## lint: gofmt, then go vet and staticcheck once over every file, the e2e and scale test files
+## included (no file is built only without those tags, so one pass covers the default build too).
 lint:
+	@echo ">> gofmt"
 	@fmt_out="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \
 	  if [ -n "$$fmt_out" ]; then echo "gofmt would change:"; echo "$$fmt_out"; exit 1; fi
-	$(GO) vet $(PKGS)
+	@if grep -rlq --include='*.go' '^//go:build.*!\(e2e\|scale\)' .; then \
+	  echo "a file is built only without the e2e or scale tag: lint must vet both builds"; exit 1; fi
+	@echo ">> go vet -tags e2e,scale (downloads the modules first on a fresh machine)"
 	$(GO) vet -tags e2e,scale $(PKGS)
-	$(GO) tool staticcheck $(PKGS)
+	@echo ">> staticcheck -tags e2e,scale"
 	$(GO) tool staticcheck -tags e2e,scale $(PKGS)
 
 ## helm-lint: `helm lint` and `helm template` of deploy/helm/sparkglance over its default values and
@@ -165,11 +172,29 @@ bench:
 
 ## fuzz: every fuzz target for $(FUZZTIME) each.
 fuzz:
-	@set -e; for file in $$(grep -rl --include='*_test.go' '^func Fuzz' .); do \
-	  pkg=./$$(dirname $${file#./}); \
-	  for f in $$(grep -o '^func Fuzz[A-Za-z0-9_]*' $$file | cut -c6-); do \
-	    echo "== $$pkg $$f ($(FUZZTIME))"; \
-	    $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 10s $$pkg; \
+	@$(MAKE) --no-print-directory fuzz-smoke FUZZSMOKE=$(FUZZTIME)
+
+# The fuzz targets, each package's test binary built once (with the
+# fuzzing instrumentation) and run for each of its targets in the package's
+# directory (its testdata corpus), with go test's cache directory for the
+# generated corpus.
+# FUZZ_DIRS narrows the search, e.g. FUZZ_DIRS=./internal/sparklog.
+FUZZ_BIN  ?= $(BUILD_DIR)/fuzz
+FUZZ_DIRS ?= .
+fuzz-smoke:
+	@set -e; files=$$(grep -rl --include='*_test.go' '^func Fuzz' $(FUZZ_DIRS) | sort); \
+	pkgs=$$(for f in $$files; do dirname $$f; done | sort -u); \
+	echo ">> fuzz: $$(grep -h '^func Fuzz' $$files | wc -l) targets in $$(echo $$pkgs | wc -w) packages, $(FUZZSMOKE) each"; \
+	mkdir -p $(FUZZ_BIN); cache=$$($(GO) env GOCACHE)/fuzz; root=$$(pwd); \
+	for pkg in $$pkgs; do \
+	  bin=$$root/$(FUZZ_BIN)/$$(echo $${pkg#./} | tr / _).test; \
+	  echo "== $$pkg: building its test binary"; \
+	  $(GO) test -c -fuzz=. -o $$bin $$pkg; \
+	  for f in $$(grep -ho '^func Fuzz[A-Za-z0-9_]*' $$pkg/*_test.go | cut -c6-); do \
+	    echo "== $$pkg $$f ($(FUZZSMOKE))"; \
+	    modpath=$$($(GO) list $$pkg); \
+	    (cd $$pkg && $$bin -test.run='^$$' -test.fuzz="^$$f$$" -test.fuzztime=$(FUZZSMOKE) \
+	      -test.fuzzminimizetime=10s -test.fuzzcachedir=$$cache/$$modpath); \
 	  done; done
 
 clean:

@@ -194,7 +194,7 @@ func (a *trackedApp) pollOnce(ctx context.Context) bool {
 	if a.analysis == nil {
 		a.startAnalysis()
 	}
-	res, err := a.follower.Poll()
+	res, err := a.follower.PollContext(ctx)
 	if ctx.Err() != nil {
 		return false
 	}

@@ -642,6 +642,9 @@ func (w *Watcher) pruneShowsLocked() {
 	}
 }
 
+// stopAll stops every follower and waits for them, at most stopWait: a
+// reader blocked where no cancellation reaches (a store's SDK, a file
+// system that hangs) must not keep the process from exiting.
 func (w *Watcher) stopAll() {
 	w.mu.Lock()
 	apps := make([]*trackedApp, 0, len(w.apps))
@@ -650,9 +653,22 @@ func (w *Watcher) stopAll() {
 	}
 	w.mu.Unlock()
 	for _, a := range apps {
-		a.stop()
+		a.cancel()
+	}
+	deadline := time.NewTimer(stopWait)
+	defer deadline.Stop()
+	for i, a := range apps {
+		select {
+		case <-a.done:
+		case <-deadline.C:
+			w.log.Warn("event-log readers still busy at shutdown; not waiting for them", "readers", len(apps)-i, "waited", stopWait)
+			return
+		}
 	}
 }
+
+// stopWait bounds stopAll: below the exporter's 5 s shutdown grace.
+var stopWait = 4 * time.Second
 
 // snapshot returns the followed applications.
 func (w *Watcher) snapshot() []*trackedApp {

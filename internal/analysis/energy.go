@@ -1,7 +1,5 @@
 package analysis
 
-import "slices"
-
 // Energy model defaults, each from a published source (docs/energy.md):
 const (
 	// DefaultCoreWatts is CodeCarbon's DEFAULT_POWER_PER_CORE: what it
@@ -174,7 +172,7 @@ func (a *App) executorEnergy(r *Report, m EnergyModel) []ExecutorEnergy {
 			ids = append(ids, id)
 		}
 	}
-	slices.SortFunc(ids, compareExecIDs)
+	sortByExecID(ids, func(id *string) string { return *id })
 	out := make([]ExecutorEnergy, 0, len(ids))
 	for _, id := range ids {
 		x := ExecutorEnergy{ExecutorID: id, CPUSeconds: cpu[id], IdleCoreSeconds: max(coreSecs[id]-cpu[id], 0)}

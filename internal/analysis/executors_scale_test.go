@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/sparkglance/sparkglance/internal/sparklog"
@@ -73,6 +74,36 @@ func TestSpillOfManyExecutorsInOneInterval(t *testing.T) {
 	for i, s := range sp {
 		if s.ExecutorID != fmt.Sprint(i) || s.MemoryBytes != float64(2*(i+1)) || s.DiskBytes != 2 {
 			t.Fatalf("cell %d: %+v, want executor %d with %d and 2 bytes", i, s, i, 2*(i+1))
+		}
+	}
+}
+
+// sortByExecID orders as compareExecIDs does: the driver, numeric ids by
+// number, then the others as strings.
+func TestSortByExecIDMatchesCompare(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	pool := []string{"driver", "0", "1", "2", "9", "10", "11", "100", "-3", "a", "b10", "exec-1", "x", "1e3", " 7"}
+	for round := range 200 {
+		ids := make([]string, rng.IntN(40))
+		seen := map[string]bool{}
+		for i := range ids {
+			for {
+				id := pool[rng.IntN(len(pool))]
+				if rng.IntN(3) == 0 {
+					id = fmt.Sprint(rng.IntN(5000))
+				}
+				if !seen[id] {
+					seen[id], ids[i] = true, id
+					break
+				}
+			}
+		}
+		got := slices.Clone(ids)
+		sortByExecID(got, func(s *string) string { return *s })
+		want := slices.Clone(ids)
+		slices.SortFunc(want, compareExecIDs)
+		if !slices.Equal(got, want) {
+			t.Fatalf("round %d: %q, compareExecIDs gives %q", round, got, want)
 		}
 	}
 }

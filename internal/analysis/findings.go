@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"cmp"
 	"slices"
 
 	"github.com/sparkglance/sparkglance/internal/analysis/sqlops"
@@ -288,32 +287,36 @@ func stageSpill(s *Stage) (spill, bool) {
 	if len(s.ExecutorSummary) == 0 {
 		return spill{}, false
 	}
-	type ex struct {
-		id    string
-		spill float64
-	}
-	var spilling []ex
+	// The median needs the values in order, the top only the largest (ties
+	// to the greater id): sorting the values alone keeps a stage with a
+	// million executors cheap.
+	var values []float64
+	var top float64
+	var topID string
 	for id, e := range s.ExecutorSummary {
 		v := float64(e.MemoryBytesSpilled)
 		if v == 0 {
 			v = float64(e.DiskBytesSpilled)
 		}
 		if v > 0 {
-			spilling = append(spilling, ex{id, v})
+			values = append(values, v)
+			if v > top || v == top && id > topID {
+				top, topID = v, id
+			}
 		}
 	}
-	if len(spilling) == 0 {
+	if len(values) == 0 {
 		return spill{}, false
 	}
-	slices.SortFunc(spilling, func(x, y ex) int { return cmp.Or(cmp.Compare(x.spill, y.spill), cmp.Compare(x.id, y.id)) })
-	n := len(spilling)
-	median := spilling[n/2].spill
+	slices.Sort(values)
+	n := len(values)
+	median := values[n/2]
 	if n%2 == 0 {
-		median = (spilling[n/2-1].spill + spilling[n/2].spill) / 2
+		median = (values[n/2-1] + values[n/2]) / 2
 	}
 	return spill{
 		spilling: n, share: float64(n) / float64(len(s.ExecutorSummary)),
-		median: median, top: spilling[n-1].spill, topID: spilling[n-1].id,
+		median: median, top: top, topID: topID,
 	}, true
 }
 

@@ -88,7 +88,7 @@ func (a *App) driverMemory() *DriverMemory {
 
 func checkExecutorCount(r *Report, th Thresholds) []Finding {
 	w := r.WhatIf
-	if w == nil || w.Local || w.Executors < 2 || float64(w.IdealExecutors) > th.ExecutorCountOversized*float64(w.Executors) {
+	if w == nil || w.Local || w.Executors < 2 || float64(w.IdealExecutors) > th.ExecutorCountOversized*float64(w.Executors) || !w.supportsFindings(r) {
 		return nil
 	}
 	var today, ideal Prediction

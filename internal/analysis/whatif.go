@@ -64,8 +64,8 @@ type WhatIf struct {
 	CoreHoursSaved float64 `json:"coreHoursSaved"`
 	Tolerance      float64 `json:"tolerance"`
 	// AsOf is the log time (epoch ms) the what-if reflects: a running
-	// application's is replayed again after each minute of its log, not
-	// at every snapshot.
+	// application's is replayed again after 5 s of its log (longer for a
+	// big one: whatIfLiveEvery), not at every snapshot.
 	AsOf int64 `json:"asOf"`
 }
 
@@ -122,14 +122,46 @@ type wiCache struct {
 	// at which it ends.
 	critical *CriticalPath
 	// last is the latest result, kept for a running application's
-	// snapshots within whatIfLiveEveryMs of it.
+	// snapshots within whatIfLiveEvery of it.
 	last *WhatIf
 }
 
-// whatIfLiveEveryMs is how much log time passes before a running
-// application's what-if is replayed again: a big application's replay
-// costs about a second per million tasks, and snapshots come every 200 ms.
-const whatIfLiveEveryMs = 60_000
+// whatIfLiveMinMs is how much log time passes, at least, before a
+// running application's what-if is replayed again (snapshots come every
+// 200 ms).
+const whatIfLiveMinMs = 5_000
+
+// whatIfLiveEvery is how much log time passes before a running
+// application's what-if, whose replay holds tasks task durations, is
+// replayed again: whatIfLiveMinMs, or longer for a big application, whose
+// what-if costs about a second per million task durations, so that the
+// replays take at most about 2 % of the time the application runs.
+func whatIfLiveEvery(tasks int) int64 { return max(whatIfLiveMinMs, int64(tasks)/20) }
+
+// whatIfMinLiveStageMs is the stage time (wall time with some stage
+// running) a running application needs before its what-if may raise a
+// finding.
+const whatIfMinLiveStageMs = 60_000
+
+// supportsFindings tells whether the what-if of r rests on enough of the
+// run to raise a finding: a finished application's always does; a running
+// one's once some stage attempt has completed and its stages have run for
+// whatIfMinLiveStageMs. Before, the replay holds the first tasks of a stage
+// whose others are still running, which any executor count runs as fast.
+func (w *WhatIf) supportsFindings(r *Report) bool {
+	if !r.Live {
+		return true
+	}
+	if w.ExecutorMs < whatIfMinLiveStageMs {
+		return false
+	}
+	for i := range r.Stages {
+		if s := r.Stages[i].Status; s == StatusComplete || s == StatusFailed {
+			return true
+		}
+	}
+	return false
+}
 
 func (w *WhatIf) clone() *WhatIf {
 	c := *w
@@ -139,7 +171,8 @@ func (w *WhatIf) clone() *WhatIf {
 }
 
 func (a *App) whatIf(ctx context.Context, r *Report) *WhatIf {
-	if last := a.deep.cache.last; last != nil && !a.ended && r.LastEventTime-last.AsOf < whatIfLiveEveryMs && r.LastEventTime >= last.AsOf {
+	c := &a.deep.cache
+	if last := c.last; last != nil && !a.ended && r.LastEventTime >= last.AsOf && c.g != nil && r.LastEventTime-last.AsOf < whatIfLiveEvery(c.g.tasks) {
 		return last.clone()
 	}
 	w := a.replayWhatIf(ctx, r)
@@ -448,6 +481,7 @@ type wiGraph struct {
 	nodes    []wiNode
 	lastEnd  int64 // the latest real end of a stage attempt
 	bucketed bool
+	tasks    int // task durations (or runs of them) held, what a replay's cost grows with
 }
 
 type wiNode struct {
@@ -506,6 +540,7 @@ func (a *App) buildWIGraph(r *Report) *wiGraph {
 			head = min(max(s.freeAtLaunch-s.freeAtSubmission, 0), s.firstLaunch-sub)
 		}
 		g.nodes = append(g.nodes, wiNode{key: k, job: s.job, sub: sub, end: end, head: head, tail: tail, buckets: s.buckets, excluded: s.excluded})
+		g.tasks += len(s.buckets)
 		g.lastEnd = max(g.lastEnd, end)
 	}
 	nodes := g.nodes

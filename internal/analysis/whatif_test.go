@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +11,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/sparkglance/sparkglance/internal/simulate"
 )
 
 // wiTask is one task attempt of a generated log.
@@ -440,13 +445,13 @@ func TestWriteTextWhatIf(t *testing.T) {
 	}
 }
 
-// A running application's what-if is replayed again only after a minute
-// of its log time, and at once when it ends.
+// A running application's what-if is replayed again once 5 s of its log
+// time have passed (not at every snapshot), and at once when it ends.
 func TestWhatIfLiveThrottle(t *testing.T) {
 	lines := wiLog(4, 2, 200000,
 		[]wiStageRun{{id: 0, sub: 0, done: 1000, tasks: waves(8, 8, 0, 1000, 0)}},
-		[]wiStageRun{{id: 1, sub: 30000, done: 31000, tasks: waves(8, 8, 30000, 1000, 0)}},
-		[]wiStageRun{{id: 2, sub: 90000, done: 91000, tasks: waves(8, 8, 90000, 1000, 0)}},
+		[]wiStageRun{{id: 1, sub: 3000, done: 4000, tasks: waves(8, 8, 3000, 1000, 0)}},
+		[]wiStageRun{{id: 2, sub: 30000, done: 31000, tasks: waves(8, 8, 30000, 1000, 0)}},
 	)
 	a := New(DefaultConfig())
 	stagesAt := map[int64]int{} // log time (after wiBase) → critical-path stage attempts then
@@ -456,18 +461,71 @@ func TestWhatIfLiveThrottle(t *testing.T) {
 		if strings.Contains(l, `"SparkListenerJobEnd"`) {
 			r := a.Report()
 			stagesAt[r.LastEventTime-wiBase] = r.WhatIf.CriticalPath.StageCount
-			if r.WhatIf.AsOf > r.LastEventTime || r.LastEventTime-r.WhatIf.AsOf >= whatIfLiveEveryMs {
+			if r.WhatIf.AsOf > r.LastEventTime || r.LastEventTime-r.WhatIf.AsOf >= whatIfLiveMinMs {
 				t.Errorf("at %d the what-if is as of %d", r.LastEventTime, r.WhatIf.AsOf)
 			}
 		}
 	}
-	// At 31 s the replay of 1 s is less than a minute old: still one stage.
-	// At 91 s it is 90 s old: replayed, three stages.
-	if want := map[int64]int{1000: 1, 31000: 1, 91000: 3}; fmt.Sprint(stagesAt) != fmt.Sprint(want) {
+	// At 4 s the replay of 1 s is less than 5 s old: still one stage.
+	// At 31 s it is 30 s old: replayed, three stages.
+	if want := map[int64]int{1000: 1, 4000: 1, 31000: 3}; fmt.Sprint(stagesAt) != fmt.Sprint(want) {
 		t.Errorf("critical-path stages by log time %v, want %v", stagesAt, want)
 	}
 	if w := a.Report().WhatIf; w.AsOf != wiBase+200000 || w.CriticalPath.StageCount != 3 || w.WallMs != 200000 {
 		t.Errorf("after the end: %+v", w)
+	}
+	// A big application's what-if waits longer, in proportion to what its
+	// replay holds: its cost stays a small share of the log time.
+	if small, big := whatIfLiveEvery(1000), whatIfLiveEvery(1_000_000); small != whatIfLiveMinMs || big != 50_000 {
+		t.Errorf("replayed again after %d ms (1,000 tasks), %d ms (1,000,000 tasks)", small, big)
+	}
+}
+
+// The demo application followed as serve does, a snapshot every second of
+// its log: the what-if is never more than 5 s of log time behind it (it
+// was a minute: at 60 s it showed the first 9 s), and executor_count_oversized
+// is never raised from the first tasks of a running stage (it was at 9 s:
+// 7 tasks ended, 31 running, "2 executors of 8 would do"): not before a
+// stage completed and the stages ran for a minute.
+func TestWhatIfLiveFollowsTheDemo(t *testing.T) {
+	cfg := simulate.DefaultConfig()
+	var buf bytes.Buffer
+	if _, err := simulate.Write(&buf, cfg); err != nil {
+		t.Fatal(err)
+	}
+	a := New(DefaultConfig())
+	start := cfg.Start.UnixMilli()
+	next, snapshots := start, 0
+	sc := bufio.NewScanner(&buf)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		ev := mustDecode(t, sc.Text())
+		a.Add(ev)
+		if a.lastTime < next {
+			continue
+		}
+		next = a.lastTime + 1000
+		r := a.Report()
+		if !r.Live || r.WhatIf == nil {
+			continue
+		}
+		snapshots++
+		at := time.Duration(r.LastEventTime-start) * time.Millisecond
+		if r.LastEventTime-r.WhatIf.AsOf >= whatIfLiveMinMs {
+			t.Errorf("at %v the what-if is as of %v", at, time.Duration(r.WhatIf.AsOf-start)*time.Millisecond)
+		}
+		completed := false
+		for _, s := range r.Stages {
+			completed = completed || s.Status == StatusComplete
+		}
+		for _, f := range r.Findings {
+			if f.Kind == KindExecutorCountOversized && (!completed || r.WhatIf.ExecutorMs < 60_000) {
+				t.Errorf("at %v (stages ran %v, one completed: %v): %s %v", at, time.Duration(r.WhatIf.ExecutorMs)*time.Millisecond, completed, f.Kind, f.Numbers)
+			}
+		}
+	}
+	if snapshots < 50 {
+		t.Errorf("only %d snapshots of the running demo", snapshots)
 	}
 }
 

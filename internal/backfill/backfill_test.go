@@ -322,6 +322,7 @@ func TestBackfillHostileNamesReachPrometheus(t *testing.T) {
 		{`"` + "\xff\xfe" + `\\\"` + "\xc3" + `"`, "\uFFFD\\\"\uFFFD"}, // a run of invalid bytes is one U+FFFD
 	}
 	ids := make([]string, len(names))
+	paths := make([]string, len(names))
 	for i, n := range names {
 		cfg := simulate.DefaultConfig()
 		cfg.AppID = fmt.Sprintf("app-20261201000000-%04d", i)
@@ -332,7 +333,8 @@ func TestBackfillHostileNamesReachPrometheus(t *testing.T) {
 			t.Fatal(err)
 		}
 		text := strings.ReplaceAll(b.String(), `"placeholder-name"`, n.json)
-		if err := os.WriteFile(filepath.Join(logs, cfg.AppID), []byte(text), 0o644); err != nil {
+		paths[i] = filepath.Join(logs, cfg.AppID)
+		if err := os.WriteFile(paths[i], []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		ids[i] = cfg.AppID
@@ -354,7 +356,8 @@ func TestBackfillHostileNamesReachPrometheus(t *testing.T) {
 	}
 	prom := promtest.StartOnData(t, data)
 	for i, id := range ids {
-		r, err := prom.Query(`last_over_time(spark_app_info{app_id="` + id + `"}[1y] @ ` + sec(time.Now().UnixMilli()) + `)`)
+		ivs := report(t, paths[i]).Intervals
+		r, err := prom.Query(`spark_app_info{app_id="` + id + `"} @ ` + sec(ivs[len(ivs)-1].End))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -79,7 +79,7 @@ func TestGCSDriverStatAndRangedReads(t *testing.T) {
 	if httpStatus(err) != http.StatusRequestedRangeNotSatisfiable {
 		t.Errorf("a read from the end: %v, want HTTP 416 (the follower's nothing new)", err)
 	}
-	if rc, err := openObject(g.Ref("logs/app-1"), int64(len(data))); err != nil {
+	if rc, err := openObject(context.Background(), g.Ref("logs/app-1"), int64(len(data))); err != nil {
 		t.Errorf("openObject at the end: %v, want an empty read", err)
 	} else {
 		rc.Close()

@@ -11,6 +11,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
@@ -198,13 +199,19 @@ func sameFile(a, b fs.FileInfo) bool {
 	return os.SameFile(a, b)
 }
 
+// objectIdleTimeout cuts an object's body that sends nothing for that
+// long: a store that stops mid-body (or a black-holed connection) must not
+// hold a reader for ever. A variable so tests can shorten it.
+var objectIdleTimeout = 30 * time.Second
+
 // openObject streams an object from offset at with one ranged read: the
 // object is never held in memory, and the codec decodes it as it arrives.
-func openObject(ref string, at int64) (io.ReadCloser, error) {
+// Cancelling parent cancels the read, even one blocked mid-body.
+func openObject(parent context.Context, ref string, at int64) (io.ReadCloser, error) {
 	if size, ok := statSizes.LoadAndDelete(ref); ok && at > 0 && at >= size.(int64) {
 		return io.NopCloser(strings.NewReader("")), nil
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(parent)
 	octx, ocancel := objectCall(ctx)
 	defer ocancel()
 	b, key, err := objectBucketOf(octx, ref)
@@ -224,22 +231,36 @@ func openObject(ref string, at int64) (io.ReadCloser, error) {
 		}
 		return nil, objectError(ref, err)
 	}
-	// A stream that stalls is cut after objectRequestTimeout without a
+	// A stream that stalls is cut after objectIdleTimeout without a
 	// byte, so that a hung store cannot block a follower for ever.
-	return &objectReader{r: r, cancel: cancel, stall: time.AfterFunc(objectRequestTimeout, cancel)}, nil
+	o := &objectReader{r: r, cancel: cancel, ctx: ctx, idle: objectIdleTimeout}
+	o.stall = time.AfterFunc(o.idle, func() { o.stalled.Store(true); cancel() })
+	return o, nil
 }
 
 type objectReader struct {
-	r      *blob.Reader
-	cancel context.CancelFunc
-	stall  *time.Timer
+	r       *blob.Reader
+	ctx     context.Context
+	cancel  context.CancelFunc
+	idle    time.Duration
+	stall   *time.Timer
+	stalled atomic.Bool
 }
 
 func (o *objectReader) Read(p []byte) (int, error) {
 	n, err := o.r.Read(p)
-	o.stall.Reset(objectRequestTimeout)
+	if err != nil && o.stalled.Load() {
+		return n, fmt.Errorf("%w: no byte of the object's body for %v", errObjectStalled, o.idle)
+	}
+	if err != nil && o.ctx.Err() != nil {
+		return n, o.ctx.Err()
+	}
+	o.stall.Reset(o.idle)
 	return n, err
 }
+
+// errObjectStalled is an object body that stopped sending.
+var errObjectStalled = errors.New("the object store stopped sending")
 
 func (o *objectReader) Close() error {
 	o.stall.Stop()

@@ -1,6 +1,7 @@
 package sparklog
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -77,6 +78,16 @@ func NewFollower(log Log, h Handler, opts Options) *Follower {
 		fo.states = append(fo.states, newFileState(f))
 	}
 	return fo
+}
+
+// PollContext is Poll stopping, with ctx's error, once ctx is done: it is
+// checked between reads, and an object-store read in flight is cancelled.
+// What was read before is kept; the next poll goes on from there.
+func (fo *Follower) PollContext(ctx context.Context) (PollResult, error) {
+	saved := fo.opts.ctx
+	fo.opts.ctx = ctx
+	defer func() { fo.opts.ctx = saved }()
+	return fo.Poll()
 }
 
 // Poll reads whatever complete events have appeared since the last call and

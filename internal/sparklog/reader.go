@@ -120,6 +120,15 @@ func ReadContext(ctx context.Context, log Log, h Handler, opts Options) (Stats, 
 }
 
 // stopped returns the context's error once reading should stop.
+// context is the reading's context: an object-store read in flight is
+// cancelled with it.
+func (o Options) context() context.Context {
+	if o.ctx == nil {
+		return context.Background()
+	}
+	return o.ctx
+}
+
 func (o Options) stopped() error {
 	if o.ctx == nil {
 		return nil

@@ -78,7 +78,7 @@ func (fo *Follower) readFile(st *fileState, final bool) error {
 	if !final && size == 0 {
 		return nil // a live file not written yet
 	}
-	src, err := openFile(st.file, st.cp.In)
+	src, err := openFile(fo.opts.context(), st.file, st.cp.In)
 	if err != nil {
 		return err
 	}
@@ -243,6 +243,9 @@ func (fo *Follower) decompress(st *fileState, src io.Reader, final bool) error {
 			st.outDone += int64(lb.dropAll())
 			st.afterCorrupt = true
 		default:
+			if err := fo.opts.stopped(); err != nil {
+				return err // a read cut by the context: the file is not damaged
+			}
 			return fo.ioFailure(st, rerr)
 		}
 	}

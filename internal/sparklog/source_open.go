@@ -2,6 +2,7 @@ package sparklog
 
 import (
 	"archive/zip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -93,9 +94,9 @@ func statFile(f LogFile) (int64, error) {
 
 // openFile opens a log file positioned at offset at. Files are opened per
 // poll and closed after, so following many logs holds no descriptors.
-func openFile(f LogFile, at int64) (io.ReadCloser, error) {
+func openFile(ctx context.Context, f LogFile, at int64) (io.ReadCloser, error) {
 	if f.Member == "" && isObjectPath(f.Path) {
-		return openObject(f.Path, at)
+		return openObject(ctx, f.Path, at)
 	}
 	if f.Member == "" {
 		fh, _, err := openRegular(f.Path)

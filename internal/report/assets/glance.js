@@ -733,7 +733,10 @@
     // replay scales is its cores, so the rows say cores.
     const shown = n => (w.local ? n * w.coresPerExecutor : n);
     const count = n => (w.local ? plural(shown(n), "core") : plural(n, "executor"));
-    const note = `Wall time ${dur(w.wallMs)}: the driver alone ${dur(w.driverMs)} (no stage running), stages ${dur(w.executorMs)}. ` +
+    // A running application's replay is as of a moment of its log, redone
+    // as the log grows (every few seconds of it): say which.
+    const asOf = doc.live && w.asOf ? `As of ${dur(w.asOf - doc.start)} into the run (replayed again as it runs). ` : "";
+    const note = asOf + `Wall time ${dur(w.wallMs)}: the driver alone ${dur(w.driverMs)} (no stage running), stages ${dur(w.executorMs)}. ` +
       `Critical path ${dur(cp.wallMs)} (${plural(cp.stageCount, "stage attempt")}): the wall time even with unlimited executors. ` +
       `Today ${w.local ? "local mode: the driver's " + plural(w.coresPerExecutor, "core") : count(w.executors) + " × " + plural(w.coresPerExecutor, "core")} at most; ` +
       `ideal ${count(w.idealExecutors)}, the fewest predicted within ${pct(w.tolerance)} of today, saving ${num(Math.max(w.coreHoursSaved, 0), 2)} core-hours.`;

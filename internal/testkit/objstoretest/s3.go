@@ -6,6 +6,7 @@ package objstoretest
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -54,6 +56,10 @@ type faults struct {
 	throttled atomic.Int64
 	denyBody  string
 	slowBody  string
+	// stallAfter > 0 makes object bodies stop after that many bytes.
+	stallAfter atomic.Int64
+	release    chan struct{} // closed at cleanup: stalled bodies end
+	stalls     atomic.Int64
 }
 
 // front starts the proxy to target on loopback.
@@ -64,17 +70,66 @@ func (f *faults) front(t testing.TB, target string) string {
 		t.Fatal(err)
 	}
 	proxy := httputil.NewSingleHostReverseProxy(u)
+	f.release = make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if code, body := f.fault(); code != 0 {
 			w.WriteHeader(code)
 			fmt.Fprint(w, body)
 			return
 		}
+		if n := f.stallAfter.Load(); n > 0 && isObjectGet(r) {
+			w = &stallingWriter{ResponseWriter: w, left: n, f: f, gone: r.Context().Done()}
+		}
 		proxy.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(f.release) }) // runs first: no handler blocks Close
 	return srv.URL
 }
+
+// isObjectGet tells a GET of one object (path-style /bucket/key; the AWS
+// SDK adds x-id=GetObject) from listings and other requests.
+func isObjectGet(r *http.Request) bool {
+	q := r.URL.Query()
+	return r.Method == http.MethodGet && !q.Has("list-type") && !q.Has("prefix") && strings.Count(strings.Trim(r.URL.Path, "/"), "/") >= 1
+}
+
+// stallingWriter passes left bytes of a body on, then stops sending —
+// the connection stays open, as with a store that hangs mid-body — until
+// the client goes away or the test ends.
+type stallingWriter struct {
+	http.ResponseWriter
+	left int64
+	f    *faults
+	gone <-chan struct{}
+}
+
+func (s *stallingWriter) Write(p []byte) (int, error) {
+	if int64(len(p)) <= s.left {
+		s.left -= int64(len(p))
+		return s.ResponseWriter.Write(p)
+	}
+	n, err := s.ResponseWriter.Write(p[:s.left])
+	s.left = 0
+	if err != nil {
+		return n, err
+	}
+	if fl, ok := s.ResponseWriter.(http.Flusher); ok {
+		fl.Flush()
+	}
+	s.f.stalls.Add(1)
+	select {
+	case <-s.gone:
+	case <-s.f.release:
+	}
+	return n, errors.New("objstoretest: body stalled")
+}
+
+// StallBodies makes every object body stop after n bytes (0: off).
+func (f *faults) StallBodies(n int64) { f.stallAfter.Store(n) }
+
+// Stalls is the number of bodies stalled so far.
+func (f *faults) Stalls() int64 { return f.stalls.Load() }
 
 func (f *faults) fault() (int, string) {
 	f.mu.Lock()
