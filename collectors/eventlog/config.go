@@ -8,6 +8,7 @@ import (
 
 	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/internal/analysis"
+	"github.com/sparkglance/sparkglance/internal/workload"
 )
 
 // Config is what the event-log collector needs.
@@ -69,6 +70,9 @@ type Config struct {
 	// NodePower, when given, sets Analysis.Energy's power per core from the
 	// Spark nodes' TDP (energyflags.go).
 	NodePower NodePower
+	// MaxWorkloads bounds the recurring workloads whose runs are kept
+	// (workloads.go).
+	MaxWorkloads int
 }
 
 // DefaultConfig returns the documented defaults and no directory.
@@ -90,6 +94,7 @@ func DefaultConfig() Config {
 		ObjectRequestsPerScan: 100,
 		MaxStages:             DefaultMaxStages,
 		NodePower:             NodePower{Packages: 1},
+		MaxWorkloads:          workload.DefaultMaxWorkloads,
 	}
 }
 
@@ -124,6 +129,9 @@ func (c Config) validate() error {
 	}
 	if err := c.validateCardinality(); err != nil {
 		errs = append(errs, err)
+	}
+	if c.MaxWorkloads <= 0 {
+		errs = append(errs, fmt.Errorf("--workload.max-workloads %d must be positive", c.MaxWorkloads))
 	}
 	if c.MaxStages <= 0 {
 		errs = append(errs, fmt.Errorf("--eventlog.max-stages %d must be positive", c.MaxStages))
@@ -171,4 +179,5 @@ func declareFlags(g exporter.FlagGroup, c *Config) {
 		Default(fmt.Sprint(d.MaxStages)).IntVar(&c.MaxStages)
 	RegisterFindingFlags(g, &c.Analysis)
 	RegisterEnergyFlags(g, &c.Analysis.Energy, &c.NodePower, false)
+	declareWorkloadFlags(g, c)
 }

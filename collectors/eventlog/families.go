@@ -66,6 +66,11 @@ func (w *Watcher) Families(ctx context.Context) ([]exporter.Family, error) {
 			out = appendFamily(out, def, []*exporter.Part{exporter.NewPart(def.Name, dtoType(def), ms)})
 		}
 	}
+	wl, err := w.workloads.families()
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, wl...)
 	return out, w.dirsErr() // the applications held are still served
 }
 
