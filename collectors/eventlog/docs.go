@@ -51,8 +51,8 @@ func (w *Watcher) LiveApps() []LiveApp {
 	return out
 }
 
-// Routes implements exporter.RouteProvider: the live glance pages and
-// their JSON API (package glanceweb).
+// Routes implements exporter.RouteProvider: the live glance pages, the
+// workload pages and their JSON API (package glanceweb).
 func (w *Watcher) Routes() []exporter.Route {
 	pages := glanceweb.Routes(func() []glanceweb.App {
 		apps := w.LiveApps()
@@ -62,6 +62,7 @@ func (w *Watcher) Routes() []exporter.Route {
 		}
 		return out
 	})
+	pages = append(pages, glanceweb.WorkloadRoutes(w.History())...)
 	routes := make([]exporter.Route, len(pages))
 	for i, p := range pages {
 		routes[i] = exporter.Route{Pattern: p.Pattern, Handler: p.Handler, Text: p.Text, Description: p.Description}

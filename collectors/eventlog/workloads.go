@@ -2,7 +2,6 @@ package eventlog
 
 import (
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -19,12 +18,6 @@ import (
 // workload pages judge a running run as it grows, and a summary is cheap,
 // but not worth taking at every view.
 const summarizeEvery = 5 * time.Second
-
-// runStatuses are the status label values of spark_workload_runs_total,
-// by workload.Result.Status.
-var runStatuses = map[string]string{
-	"ok": "ok", "regressed": "regressed", "explained by input": "explained_by_input", "no baseline yet": "no_baseline",
-}
 
 // workloads is the collector's history of recurring workloads: one small
 // summary per application attempt (never its analysis), fed as each log is
@@ -123,7 +116,7 @@ func (ws *workloads) add(s workload.Summary, dropped *bool) {
 		byStatus = map[string]float64{}
 		ws.runs[s.Workload] = byStatus
 	}
-	byStatus[runStatuses[res.Status()]]++
+	byStatus[res.StatusLabel()]++
 	if len(seen) > 2*workload.DefaultMaxRuns {
 		ws.pruneLocked(s.Workload)
 	}
@@ -181,7 +174,7 @@ func (ws *workloads) families() ([]exporter.Family, error) {
 		put(def, m, err)
 	}
 	for _, key := range ws.hist.Workloads() {
-		for _, status := range []string{"explained_by_input", "no_baseline", "ok", "regressed"} {
+		for _, status := range workload.StatusLabels() {
 			m, err := prometheus.NewConstMetricWithCreatedTimestamp(sm.WorkloadRuns.Desc(), prometheus.CounterValue, runs[key][status], ws.since, key, status)
 			put(sm.WorkloadRuns, m, err)
 		}
@@ -246,13 +239,4 @@ func lastFinished(runs []workload.Summary) *workload.Summary {
 		}
 	}
 	return nil
-}
-
-// StatusLabel is the status label value of a judged run (as
-// spark_workload_runs_total counts it).
-func StatusLabel(r *workload.Result) string {
-	if s, ok := runStatuses[r.Status()]; ok {
-		return s
-	}
-	return strings.ReplaceAll(r.Status(), " ", "_")
 }

@@ -88,8 +88,8 @@ func TestWorkloadSeriesFollowRuns(t *testing.T) {
 			t.Errorf("after run %d: wall-time ratio %v, last %v / baseline %v", i, ratio, last, base)
 		}
 		res, okr := w.History().Evaluate(key, filepath.Base(p), "")
-		if !okr || StatusLabel(&res) != status[i] {
-			t.Errorf("after run %d: history says %q", i, StatusLabel(&res))
+		if !okr || res.StatusLabel() != status[i] {
+			t.Errorf("after run %d: history says %q", i, res.StatusLabel())
 		}
 	}
 }

@@ -191,6 +191,8 @@ type Index struct {
 	Apps  []Summary
 	// Live adds a note that the list refreshes, and reloads it now and then.
 	Live bool
+	// WorkloadsURL, when set, links the page of recurring workloads.
+	WorkloadsURL string
 }
 
 // WriteIndex writes the index page: one row per application, linked.
@@ -200,6 +202,8 @@ func WriteIndex(w io.Writer, ix Index) error {
 		"Apps":  ix.Apps,
 		"Live":  ix.Live,
 		"CSS":   template.CSS(glanceCSS),
+
+		"WorkloadsURL": ix.WorkloadsURL,
 	})
 }
 
