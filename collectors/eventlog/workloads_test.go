@@ -1,12 +1,15 @@
 package eventlog
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/sparkglance/sparkglance/internal/simulate"
+	"github.com/sparkglance/sparkglance/internal/testkit/promtest"
 )
 
 // writeWorkloadRuns writes the generator's workload series into files of
@@ -134,5 +137,58 @@ func TestWorkloadsBounded(t *testing.T) {
 	}
 	if _, ok := series(gather(t, w), "spark_workload_runs_total", map[string]string{"workload": "other", "status": "no_baseline"}); ok {
 		t.Error("a series of the dropped workload")
+	}
+}
+
+// A real Prometheus scrapes the exporter over a directory into which the
+// generator's runs are copied one after another: it sees each run counted,
+// and spark_workload_regression is 1 (on wall time, core-hours and cost)
+// while the regressed run is the latest, and 0 for every other run.
+func TestPrometheusSeesWorkloadRegression(t *testing.T) {
+	const n = 10
+	paths := writeWorkloadRuns(t, n)
+	dir := t.TempDir()
+	base, _ := startExporter(t, testConfig(dir))
+	prom := promtest.StartScraping(t, strings.TrimPrefix(base, "http://"))
+	const key = "nightly sales rollup <date>"
+	for i, p := range paths {
+		if err := os.Rename(p, filepath.Join(dir, filepath.Base(p))); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, 30*time.Second, fmt.Sprintf("Prometheus sees run %d", i), func() bool {
+			s := promQuery(prom, `sum(spark_workload_runs_total{workload="`+key+`"})`)
+			return len(s) == 1 && s[0].Value == float64(i+1)
+		})
+		regressed := map[string]float64{}
+		for _, s := range promQuery(prom, `spark_workload_regression{workload="`+key+`"}`) {
+			regressed[s.Labels["measure"]] = s.Value
+		}
+		switch {
+		case i < 3:
+			if len(regressed) != 0 {
+				t.Errorf("run %d: regression series %v before the baseline exists", i, regressed)
+			}
+		case i == 7:
+			for m, v := range regressed {
+				if want := m == "wall_time" || m == "core_hours" || m == "cost"; v != map[bool]float64{true: 1, false: 0}[want] {
+					t.Errorf("run %d (regressed): %s = %v", i, m, v)
+				}
+			}
+			if regressed["wall_time"] != 1 {
+				t.Errorf("run %d (regressed): wall_time = %v", i, regressed["wall_time"])
+			}
+		default:
+			for m, v := range regressed {
+				if v != 0 {
+					t.Errorf("run %d: regression on %s = %v, want 0", i, m, v)
+				}
+			}
+			if len(regressed) == 0 {
+				t.Errorf("run %d: no regression series", i)
+			}
+		}
+	}
+	if s := promQuery(prom, `spark_workload_runs_total{workload="`+key+`",status="regressed"}`); len(s) != 1 || s[0].Value != 1 {
+		t.Errorf("regressed runs: %v, want 1", s)
 	}
 }
