@@ -95,7 +95,7 @@ func (c *reportCommand) writeDir(ctx context.Context, dir string) error {
 		return cmp.Or(err, status)
 	}
 	var index bytes.Buffer
-	if err := report.WriteIndex(&index, report.Index{Title: "Spark applications", Apps: rows}); err != nil {
+	if err := report.WriteIndex(&index, report.Index{Title: "Spark applications", Apps: rows, GroupByWorkload: true}); err != nil {
 		return err
 	}
 	if err := writeFile(filepath.Join(dir, "index.html"), index.Bytes()); err != nil {

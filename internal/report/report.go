@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/sparkglance/sparkglance/internal/analysis"
+	"github.com/sparkglance/sparkglance/internal/workload"
 	"github.com/sparkglance/sparkglance/third_party/uplot"
 )
 
@@ -30,6 +31,7 @@ var (
 	pageTmpl  = template.Must(template.New("page.html").ParseFS(assets, "assets/page.html"))
 	indexTmpl = template.Must(template.New("index.html").Funcs(template.FuncMap{
 		"duration": formatDuration, "percent": func(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) },
+		"sparkline": sparkline, "measure": func(s string) string { return strings.ReplaceAll(s, "_", " ") },
 		"fixed1": func(f float64) string { return fmt.Sprintf("%.1f", f) },
 		"fixed0": func(f float64) string { return fmt.Sprintf("%.0f", f) },
 	}).ParseFS(assets, "assets/index.html"))
@@ -139,6 +141,9 @@ type Summary struct {
 	WastedCoreHours float64
 	Findings        int
 	Href            string
+	// Run is the run's workload summary (a few kilobytes, never the
+	// analysis), by which an index groups runs by workload.
+	Run *workload.Summary
 }
 
 // DurationMs is the application's run time so far.
@@ -150,6 +155,10 @@ func Summarize(r *analysis.Report) Summary {
 		AppID: r.AppID, AttemptID: r.AttemptID, AppName: r.AppName,
 		Start: r.Start, End: r.End, Live: r.Live, HasCPU: r.CPUTimeAvailable,
 		Findings: len(r.Findings),
+	}
+	if r.Workload != "" {
+		run := workload.Summarize(r)
+		s.Run = &run
 	}
 	t := r.Totals
 	if t.AvailableCoreSecs > 0 {
@@ -193,10 +202,18 @@ type Index struct {
 	Live bool
 	// WorkloadsURL, when set, links the page of recurring workloads.
 	WorkloadsURL string
+	// GroupByWorkload groups the rows by workload (report DIR): each
+	// workload's runs under a row with its trend and regression marks,
+	// the regressed workloads first, each run with its status.
+	GroupByWorkload bool
 }
 
 // WriteIndex writes the index page: one row per application, linked.
 func WriteIndex(w io.Writer, ix Index) error {
+	var groups []indexGroup
+	if ix.GroupByWorkload {
+		groups = groupByWorkload(ix.Apps)
+	}
 	return indexTmpl.Execute(w, map[string]any{
 		"Title": ix.Title,
 		"Apps":  ix.Apps,
@@ -204,6 +221,7 @@ func WriteIndex(w io.Writer, ix Index) error {
 		"CSS":   template.CSS(glanceCSS),
 
 		"WorkloadsURL": ix.WorkloadsURL,
+		"Groups":       groups,
 	})
 }
 

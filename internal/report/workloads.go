@@ -295,3 +295,69 @@ func sparkline(values []float64, color, title string) template.HTML {
 		`<svg class="spark" width="%g" height="%g" viewBox="0 0 %g %g" role="img"><title>%s</title><polyline fill="none" stroke="%s" stroke-width="1.5" points="%s"/></svg>`,
 		w, h, w, h, template.HTMLEscapeString(title), template.HTMLEscapeString(color), strings.TrimSpace(pts.String())))
 }
+
+// indexGroup is one workload of a grouped index: its trend and marks, and
+// its runs' rows, newest first, each with its status.
+type indexGroup struct {
+	Workload *Workload // nil for the runs of no workload
+	Rows     []indexRow
+}
+
+type indexRow struct {
+	Summary
+	Status    string
+	Regressed []string
+}
+
+// groupByWorkload groups rows by their run's workload, judging each of a
+// workload's latest runs (workload.DefaultMaxRuns) against the runs before
+// it in rows, the older ones shown unjudged: the regressed workloads first,
+// then by key; rows without a workload last.
+func groupByWorkload(rows []Summary) []indexGroup {
+	h := workload.NewHistory(workload.HistoryOptions{MaxWorkloads: len(rows) + 1})
+	byRun := map[string][]int{} // workload and run → rows (two logs of one attempt: both)
+	byWorkload := map[string][]int{}
+	var none []indexRow
+	for i, r := range rows {
+		if r.Run == nil || r.Run.Workload == "" {
+			none = append(none, indexRow{Summary: r})
+			continue
+		}
+		h.Add(*r.Run)
+		k := r.Run.Workload + "\x00" + r.Run.ID()
+		byRun[k] = append(byRun[k], i)
+		byWorkload[r.Run.Workload] = append(byWorkload[r.Run.Workload], i)
+	}
+	page := func(s *workload.Summary) string {
+		if is := byRun[s.Workload+"\x00"+s.ID()]; len(is) > 0 {
+			return rows[is[0]].Href
+		}
+		return ""
+	}
+	var out []indexGroup
+	for _, w := range BuildWorkloads(h, WorkloadLinks{Page: page}) {
+		g := indexGroup{Workload: &w}
+		shown := map[int]bool{}
+		for i := len(w.Runs) - 1; i >= 0; i-- {
+			run := w.Runs[i]
+			id := run.AppID
+			if run.AttemptID != "" {
+				id += "/" + run.AttemptID
+			}
+			for _, ri := range byRun[w.Key+"\x00"+id] {
+				g.Rows = append(g.Rows, indexRow{Summary: rows[ri], Status: run.Status, Regressed: run.Regressed})
+				shown[ri] = true
+			}
+		}
+		for _, ri := range slices.Backward(byWorkload[w.Key]) { // older than the runs judged
+			if !shown[ri] {
+				g.Rows = append(g.Rows, indexRow{Summary: rows[ri]})
+			}
+		}
+		out = append(out, g)
+	}
+	if len(none) > 0 {
+		out = append(out, indexGroup{Rows: none})
+	}
+	return out
+}
