@@ -2,6 +2,7 @@ package eventlog
 
 import (
 	"context"
+	"errors"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -66,12 +67,9 @@ func (w *Watcher) Families(ctx context.Context) ([]exporter.Family, error) {
 			out = appendFamily(out, def, []*exporter.Part{exporter.NewPart(def.Name, dtoType(def), ms)})
 		}
 	}
-	wl, err := w.workloads.families()
-	if err != nil {
-		return nil, err
-	}
+	wl, werr := w.workloads.families()
 	out = append(out, wl...)
-	return out, w.dirsErr() // the applications held are still served
+	return out, errors.Join(werr, w.dirsErr()) // the applications held are still served
 }
 
 // appendFamily adds the family of m made of parts, if any.

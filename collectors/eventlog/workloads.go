@@ -173,16 +173,17 @@ func (ws *workloads) families() ([]exporter.Family, error) {
 		m, err := prometheus.NewConstMetric(def.Desc(), prometheus.GaugeValue, v, labels...)
 		put(def, m, err)
 	}
-	for _, key := range ws.hist.Workloads() {
+	for _, raw := range ws.hist.Workloads() {
+		key := exporter.LabelValue(raw) // a name with invalid UTF-8 must not fail the scrape
 		for _, status := range workload.StatusLabels() {
-			m, err := prometheus.NewConstMetricWithCreatedTimestamp(sm.WorkloadRuns.Desc(), prometheus.CounterValue, runs[key][status], ws.since, key, status)
+			m, err := prometheus.NewConstMetricWithCreatedTimestamp(sm.WorkloadRuns.Desc(), prometheus.CounterValue, runs[raw][status], ws.since, key, status)
 			put(sm.WorkloadRuns, m, err)
 		}
-		_, fin, ok := ws.hist.Latest(key)
+		_, fin, ok := ws.hist.Latest(raw)
 		if !ok || fin.Run == "" {
 			continue
 		}
-		if r := lastFinished(ws.hist.Runs(key)); r != nil {
+		if r := lastFinished(ws.hist.Runs(raw)); r != nil {
 			gauge(sm.WorkloadLastRunStart, float64(r.Start)/1e3, key)
 			for _, m := range workload.Measures() {
 				if v, ok := r.Values.Get(m); ok {
