@@ -22,6 +22,7 @@ import (
 	"github.com/sparkglance/sparkglance/internal/inorder"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
 	"github.com/sparkglance/sparkglance/internal/sparklog/codec"
+	"github.com/sparkglance/sparkglance/internal/workload"
 )
 
 // progressMinBytes is the input size from which a progress bar is drawn.
@@ -37,13 +38,22 @@ type analyzeCommand struct {
 	cfg      analysis.Config
 	// nodePower is the Spark nodes' power, an alternative to --energy.core-watts.
 	nodePower eventlog.NodePower
+	workload  eventlog.WorkloadFlags
 	out       io.Writer
 	errOut    io.Writer
 }
 
 func newAnalyzeCommand(cmd *kingpin.CmdClause) *analyzeCommand {
-	c := &analyzeCommand{cfg: analysis.DefaultConfig(), out: os.Stdout, errOut: os.Stderr}
-	c.paths = cmd.Arg("path", "Event log files, rolling eventlog_v2_* directories, zips, or directories of logs; local paths or file:// URLs.").Required().Strings()
+	paths := cmd.Arg("path", "Event log files, rolling eventlog_v2_* directories, zips, or directories of logs; local paths or file:// URLs.").Required().Strings()
+	c := newAnalysisFlags(cmd)
+	c.paths = paths
+	return c
+}
+
+// newAnalysisFlags declares analyze's flags without its inputs (compare
+// names its two inputs itself and sets paths).
+func newAnalysisFlags(cmd *kingpin.CmdClause) *analyzeCommand {
+	c := &analyzeCommand{cfg: analysis.DefaultConfig(), workload: eventlog.DefaultWorkloadFlags(), out: os.Stdout, errOut: os.Stderr, paths: new([]string)}
 	c.json = cmd.Flag("json", "Print JSON: an array with one object per application attempt.").Bool()
 	c.interval = cmd.Flag("interval", `Interval width (e.g. 10s, 1m), or "stages" for spark-sight's stage borders.`).Default("10s").String()
 	c.cpus = cmd.Flag("cpus", "Count a constant N cores instead of the executors' (0: from the log).").Default("0").Int()
@@ -51,6 +61,8 @@ func newAnalyzeCommand(cmd *kingpin.CmdClause) *analyzeCommand {
 	eventlog.RegisterFindingFlags(cmd, &c.cfg)
 	c.nodePower.Packages = 1
 	eventlog.RegisterEnergyFlags(cmd, &c.cfg.Energy, &c.nodePower, true)
+	eventlog.RegisterCostFlags(cmd, &c.cfg.Cost)
+	eventlog.RegisterWorkloadFlags(cmd, &c.workload)
 	return c
 }
 
@@ -64,9 +76,12 @@ func (c *analyzeCommand) run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		runs := judgeRuns(docs, workload.Options{BaselineRuns: c.workload.BaselineRuns, Thresholds: c.cfg.Thresholds})
+		addRegressionFindings(docs, runs)
 		if err := c.print(docs); err != nil {
 			return err
 		}
+		writeWorkloads(c.out, runs)
 		return status
 	}
 	out := jsonArrayWriter{w: bufio.NewWriterSize(c.out, 1<<16)}
@@ -149,6 +164,12 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *docS
 		return nil, nil, usageErrorf("%v", err)
 	}
 	cfg.Energy = energy
+	if err := eventlog.CheckCostModel(cfg.Cost); err != nil {
+		return nil, nil, usageErrorf("%v", err)
+	}
+	if cfg.Workload, err = c.workload.Resolve(); err != nil {
+		return nil, nil, usageErrorf("%v", err)
+	}
 	if *c.interval == "stages" {
 		cfg.StageBorders = true
 	} else {

@@ -35,6 +35,7 @@ func realMain(args []string) int {
 		"backfill": newBackfillCommand(app.Command("backfill", "Write finished applications' history as OpenMetrics for promtool tsdb create-blocks-from openmetrics.")),
 		"serve":    newServeCommand(app.Command("serve", "Run the exporter: Prometheus /metrics and OTLP push.")),
 		"simulate": newSimulateCommand(app.Command("simulate", "Write a realistic synthetic Spark event log.")),
+		"compare":  newCompareCommand(app.Command("compare", "Put two runs side by side: measures, stages matched by call site, property and executor diffs; text, --json or an HTML page (-o).")),
 	}
 
 	chosen, err := app.Parse(args)

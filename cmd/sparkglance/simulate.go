@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/alecthomas/kingpin/v2"
 
@@ -22,6 +23,7 @@ type simulateCommand struct {
 	seed             *uint64
 	live             *bool
 	streamingBatches *int
+	workloadRuns     *int
 }
 
 func newSimulateCommand(cmd *kingpin.CmdClause) *simulateCommand {
@@ -35,11 +37,15 @@ func newSimulateCommand(cmd *kingpin.CmdClause) *simulateCommand {
 		repeat:           cmd.Flag("repeat", fmt.Sprintf("Run the demo scenario this many times (1 to %d).", simulate.MaxRepeat)).Default("1").Int(),
 		seed:             cmd.Flag("seed", "Random seed.").Default(fmt.Sprint(d.Seed)).Uint64(),
 		live:             cmd.Flag("live", "Leave the application unfinished (no ApplicationEnd).").Bool(),
+		workloadRuns:     cmd.Flag("workload-runs", "Write this many runs of one nightly job into the directory --out (4 or more): steady runs, then one where a property change makes a stage 3× slower, one whose input doubles with proportional time, one with half the executors.").Default("0").Int(),
 		streamingBatches: cmd.Flag("streaming-batches", fmt.Sprintf("Add two Structured Streaming queries of this many micro-batches each, one falling behind its input and trigger (0 to %d; 0: none).", simulate.MaxStreamingBatches)).Default("0").Int(),
 	}
 }
 
 func (c *simulateCommand) run(ctx context.Context) error {
+	if *c.workloadRuns != 0 {
+		return c.writeWorkloadRuns()
+	}
 	cfg := simulate.DefaultConfig()
 	cfg.AppID = *c.appID
 	cfg.Executors = *c.executors
@@ -68,6 +74,37 @@ func (c *simulateCommand) run(ctx context.Context) error {
 	}
 	if *c.out != "-" {
 		fmt.Fprintf(os.Stderr, "wrote %d events to %s\n", n, *c.out)
+	}
+	return nil
+}
+
+// writeWorkloadRuns writes the workload series into the directory --out,
+// one log per run named after its application id.
+func (c *simulateCommand) writeWorkloadRuns() error {
+	runs, err := simulate.WorkloadRuns(*c.workloadRuns, simulate.DefaultConfig().Start)
+	if err != nil {
+		return &statusError{status: exitUsage, err: err}
+	}
+	if *c.out == "-" {
+		return usageErrorf("--workload-runs writes one log per run: give a directory as --out")
+	}
+	if err := os.MkdirAll(*c.out, 0o755); err != nil {
+		return err
+	}
+	for _, r := range runs {
+		path := filepath.Join(*c.out, r.AppID)
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		_, err = simulate.Write(f, r.Config)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		fmt.Fprintf(os.Stderr, "wrote %s (%s)\n", path, r.Change)
 	}
 	return nil
 }

@@ -82,10 +82,11 @@ func TestSeriesBudgetPerApplication(t *testing.T) {
 	if len(sql.DurationsSeconds) > 0 {
 		want += 5
 	}
-	// Stages and jobs (docs/metrics.md): 16 series per stage id kept (the
-	// simulated log has CPU time and fewer stages than --eventlog.max-stages),
-	// jobs by 2 statuses, the application's energy, and the job-duration
-	// summary (5) once a finished job has times.
+	// Stages and jobs (docs/metrics.md): 17 series per stage id kept (the
+	// simulated log has CPU time, has ended and has fewer stages than
+	// --eventlog.max-stages), jobs by 2 statuses, the application's energy
+	// and cost, and the job-duration summary (5) once a finished job has
+	// times.
 	stageIDs := map[int]bool{}
 	for _, st := range r.Stages {
 		stageIDs[st.StageID] = true
@@ -93,7 +94,7 @@ func TestSeriesBudgetPerApplication(t *testing.T) {
 	if len(stageIDs) == 0 || len(stageIDs) > base.MaxStages {
 		t.Fatalf("%d stage ids in the simulated application, want 1..%d", len(stageIDs), base.MaxStages)
 	}
-	want += 16*len(stageIDs) + 3 + 5
+	want += 17*len(stageIDs) + 4 + 5
 	const limit = 5
 
 	scrape := func(mode string, max int) map[string]*dto.MetricFamily {

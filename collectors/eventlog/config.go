@@ -70,6 +70,9 @@ type Config struct {
 	// NodePower, when given, sets Analysis.Energy's power per core from the
 	// Spark nodes' TDP (energyflags.go).
 	NodePower NodePower
+	// Workload chooses the runs' workload keys (into Analysis.Workload)
+	// and the baselines' run count.
+	Workload WorkloadFlags
 	// MaxWorkloads bounds the recurring workloads whose runs are kept
 	// (workloads.go).
 	MaxWorkloads int
@@ -94,6 +97,7 @@ func DefaultConfig() Config {
 		ObjectRequestsPerScan: 100,
 		MaxStages:             DefaultMaxStages,
 		NodePower:             NodePower{Packages: 1},
+		Workload:              DefaultWorkloadFlags(),
 		MaxWorkloads:          workload.DefaultMaxWorkloads,
 	}
 }
@@ -139,6 +143,12 @@ func (c Config) validate() error {
 	if _, err := ResolveEnergyModel(c.Analysis.Energy, c.NodePower); err != nil {
 		errs = append(errs, err)
 	}
+	if err := CheckCostModel(c.Analysis.Cost); err != nil {
+		errs = append(errs, err)
+	}
+	if _, err := c.Workload.Resolve(); err != nil {
+		errs = append(errs, err)
+	}
 	return errors.Join(errs...)
 }
 
@@ -179,5 +189,7 @@ func declareFlags(g exporter.FlagGroup, c *Config) {
 		Default(fmt.Sprint(d.MaxStages)).IntVar(&c.MaxStages)
 	RegisterFindingFlags(g, &c.Analysis)
 	RegisterEnergyFlags(g, &c.Analysis.Energy, &c.NodePower, false)
+	RegisterCostFlags(g, &c.Analysis.Cost)
+	RegisterWorkloadFlags(g, &c.Workload)
 	declareWorkloadFlags(g, c)
 }

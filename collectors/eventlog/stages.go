@@ -30,15 +30,17 @@ var (
 	stageInput        = of(sm.StageInputBytes)
 	stageOutput       = of(sm.StageOutputBytes)
 	stageEnergy       = of(sm.StageEnergy)
+	stageCost         = of(sm.StageCost)
 	jobDuration       = of(sm.JobDuration)
 	jobsTotal         = of(sm.JobsTotal)
 	appEnergy         = of(sm.AppEnergy)
+	appCost           = of(sm.AppCost)
 )
 
 // stageMetrics are the families of this file, in metricTable order.
 var stageMetrics = []*Metric{
 	stageDuration, stageTasks, stageTaskTime, stageSpill, stageShuffleRead, stageShuffleWrite,
-	stageInput, stageOutput, stageEnergy, jobDuration, jobsTotal, appEnergy,
+	stageInput, stageOutput, stageEnergy, stageCost, jobDuration, jobsTotal, appEnergy, appCost,
 }
 
 // stageRow is one stage id's figures (its attempts summed), or those of
@@ -53,6 +55,7 @@ type stageRow struct {
 	execTotals
 	energyJoules   float64
 	measuredJoules float64 // of the node agents' measurement (measured.go)
+	cost           float64
 }
 
 // stagesView is an application's stage, job and energy figures.
@@ -67,6 +70,11 @@ type stagesView struct {
 	// are then exported with source="measured".
 	measured   bool
 	measuredWh float64
+	// cost and currency are the application's (currency empty: cost off);
+	// stageCost is set once the application ended.
+	cost      float64
+	currency  string
+	stageCost bool
 }
 
 // buildStagesView sums r's stage attempts per stage id, keeps the
@@ -87,6 +95,13 @@ func buildStagesView(r *analysis.Report, maxStages int) *stagesView {
 		for _, se := range e.Stages {
 			if row := byID[se.StageID]; row != nil {
 				row.energyJoules += se.Joules
+			}
+		}
+	}
+	if c := r.Cost; c != nil {
+		for _, sc := range c.Stages {
+			if row := byID[sc.StageID]; row != nil {
+				row.cost += sc.Cost
 			}
 		}
 	}
@@ -120,6 +135,9 @@ func buildStagesView(r *analysis.Report, maxStages int) *stagesView {
 	v.jobsEnded = [2]float64{float64(r.JobCounts.Failed), float64(r.JobCounts.Succeeded)}
 	if e := r.Energy; e != nil {
 		v.energyWh, v.energySource = e.WattHours, e.Source
+	}
+	if c := r.Cost; c != nil {
+		v.cost, v.currency, v.stageCost = c.Total, c.Model.Currency, !r.Live
 	}
 	return v
 }
@@ -157,6 +175,7 @@ func (row *stageRow) add(o *stageRow) {
 	row.execTotals.add(&o.execTotals)
 	row.energyJoules += o.energyJoules
 	row.measuredJoules += o.measuredJoules
+	row.cost += o.cost
 }
 
 // stageFamilies emit the stage, job and energy series; each family lists
@@ -211,6 +230,16 @@ var stageFamilies = []family{
 			p.send(stageEnergy, r.energyJoules, p.pair("stage_id", r.id), src) // declared order: stage_id, source
 		}
 	}},
+	{m: stageCost, emit: func(ch sink, p *appPairs, _ time.Time) {
+		sv := p.v.stages
+		if sv == nil || !sv.stageCost {
+			return
+		}
+		cur := p.pair("currency", sv.currency)
+		for _, r := range sv.rows {
+			p.send(stageCost, r.cost, p.pair("stage_id", r.id), cur) // declared order: stage_id, currency
+		}
+	}},
 	{m: jobDuration, emit: func(ch sink, p *appPairs, _ time.Time) {
 		sv := p.v.stages
 		if sv == nil || len(sv.jobDurations) == 0 {
@@ -238,6 +267,11 @@ var stageFamilies = []family{
 			p.send(appEnergy, sv.measuredWh, p.pair("source", analysis.EnergySourceMeasured))
 		}
 		p.send(appEnergy, sv.energyWh, p.pair("source", sv.energySource))
+	}},
+	{m: appCost, emit: func(ch sink, p *appPairs, _ time.Time) {
+		if sv := p.v.stages; sv != nil && sv.currency != "" {
+			p.send(appCost, sv.cost, p.pair("currency", sv.currency))
+		}
 	}},
 }
 

@@ -97,6 +97,9 @@ func newWatcher(cfg Config, logger *slog.Logger, claims *Claims) (*Watcher, erro
 	if cfg.Analysis.Energy, err = ResolveEnergyModel(cfg.Analysis.Energy, cfg.NodePower); err != nil {
 		return nil, err
 	}
+	if cfg.Analysis.Workload, err = cfg.Workload.Resolve(); err != nil {
+		return nil, err
+	}
 	if cfg.Workers <= 0 {
 		cfg.Workers = DefaultConfig().Workers
 	}

@@ -49,7 +49,7 @@ func newWorkloads(o workload.HistoryOptions) *workloads {
 // workloadOptions is the history's configuration from the collector's.
 func (c Config) workloadOptions() workload.HistoryOptions {
 	return workload.HistoryOptions{
-		Options:      workload.Options{Thresholds: c.Analysis.Thresholds},
+		Options:      workload.Options{BaselineRuns: c.Workload.BaselineRuns, Thresholds: c.Analysis.Thresholds},
 		MaxWorkloads: c.MaxWorkloads,
 	}
 }

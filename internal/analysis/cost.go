@@ -1,6 +1,11 @@
 package analysis
 
 import (
+	"cmp"
+	"fmt"
+	"io"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -122,4 +127,44 @@ func (a *App) cost(r *Report) *Cost {
 		}
 	}
 	return c
+}
+
+// writeCost prints the cost line and the stages that cost most.
+func writeCost(w io.Writer, r Report) {
+	c := r.Cost
+	if c == nil {
+		return
+	}
+	cur := c.Model.Currency
+	fmt.Fprintf(w, "cost %s (%.3g core-hours × %g + %.3g memory GiB-hours × %g per hour)", FormatMoney(c.Total, cur),
+		c.CoreHours, c.Model.CoreHour, c.MemoryGiBHours, c.Model.MemoryGiBHour)
+	if r.CPUTimeAvailable {
+		fmt.Fprintf(w, ", wasted %s (%.3g idle core-hours)", FormatMoney(c.Wasted, cur), c.WastedCoreHours)
+	}
+	fmt.Fprintln(w)
+	if len(c.Stages) == 0 || c.Total <= 0 {
+		return
+	}
+	idx := make([]int, len(c.Stages))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(c.Stages[b].Cost, c.Stages[a].Cost) })
+	fmt.Fprint(w, "  most cost: ")
+	for n, i := range idx[:min(3, len(idx))] {
+		s := c.Stages[i]
+		if n > 0 {
+			fmt.Fprint(w, ", ")
+		}
+		fmt.Fprintf(w, "stage %d.%d %s (%.0f%%)", s.StageID, s.AttemptID, FormatMoney(s.Cost, cur), 100*s.Cost/c.Total)
+	}
+	fmt.Fprintln(w)
+}
+
+// FormatMoney renders an amount with its currency: 12.34 USD, 0.0561 USD.
+func FormatMoney(x float64, currency string) string {
+	if math.Abs(x) >= 1 || x == 0 {
+		return fmt.Sprintf("%.2f %s", x, currency)
+	}
+	return fmt.Sprintf("%.3g %s", x, currency)
 }

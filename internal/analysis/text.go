@@ -31,6 +31,9 @@ func WriteText(w io.Writer, r Report) error {
 	if r.AttemptID != "" {
 		fmt.Fprintf(bw, "  attempt %s", r.AttemptID)
 	}
+	if r.Workload != "" {
+		fmt.Fprintf(bw, "\nworkload %s", r.Workload)
+	}
 	fmt.Fprintf(bw, "\nSpark %s, %s → %s (%s)", orDash(r.SparkVersion), fmtTime(r.Start), fmtTime(r.End),
 		fmtSeconds(float64(r.End-r.Start)/1e3))
 	if r.Live {
@@ -49,6 +52,7 @@ func WriteText(w io.Writer, r Report) error {
 		fmt.Fprintf(bw, "spilled %s from memory, %s to disk\n", fmtBytes(t.MemoryBytesSpill), fmtBytes(t.DiskBytesSpill))
 	}
 	writeEnergy(bw, r)
+	writeCost(bw, r)
 	if !r.CPUTimeAvailable {
 		fmt.Fprintln(bw, "(this log has no Executor CPU Time: efficiency cannot be measured; the chart shows busy task time instead)")
 	}

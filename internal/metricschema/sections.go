@@ -27,10 +27,10 @@ func Sections() []Section {
 			StageActive, AppFinding,
 			SQLExecutions, SQLExecutionDuration, SQLOperatorTime, SQLOperatorSpillBytes, SQLOperatorPeakMemoryBytes,
 		}},
-		{Collector: CollectorEventlog, Title: "Stages, jobs and energy (collector `eventlog`)", Metrics: []*Metric{
+		{Collector: CollectorEventlog, Title: "Stages, jobs, energy and cost (collector `eventlog`)", Metrics: []*Metric{
 			StageDuration, StageTasksTotal, StageTaskTime, StageSpillBytes,
-			StageShuffleReadBytes, StageShuffleWriteBytes, StageInputBytes, StageOutputBytes, StageEnergy,
-			JobDuration, JobsTotal, AppEnergy,
+			StageShuffleReadBytes, StageShuffleWriteBytes, StageInputBytes, StageOutputBytes, StageEnergy, StageCost,
+			JobDuration, JobsTotal, AppEnergy, AppCost,
 		}},
 		{Collector: CollectorEventlog, Title: "Executors (collector `eventlog`)", Metrics: []*Metric{
 			ExecutorCores, ExecutorActiveTasks, ExecutorTaskTime, ExecutorSpillBytes, ExecutorIntervalSpillBytes, ExecutorSettledSpillBytes,

@@ -24,10 +24,14 @@ var (
 		"Output bytes the stage's tasks wrote (History Server outputBytes).")
 	StageEnergy = New("spark_stage_energy_joules_total", Counter, "J", Labels(AppLabels, []string{"stage_id", "source"}),
 		"Energy of the stage's task CPU time: CPU seconds × --energy.core-watts (source model). Idle cores belong to no stage; see spark_app_energy_wh_total.")
+	StageCost = New("spark_stage_cost_total", Counter, "{currency}", Labels(AppLabels, []string{"stage_id", "currency"}),
+		"Cost of the stage: the application's cost (spark_app_cost_total) split by the stages' share of task run time. Exported once the application ended, when the split is final.")
 	JobDuration = New("spark_job_duration_seconds", Summary, "s", AppLabels,
 		"Duration of the application's finished jobs (submission to completion), with quantiles, over the last 1000 jobs.")
 	JobsTotal = New("spark_jobs_total", Counter, "{job}", Labels(AppLabels, []string{"status"}),
 		"Jobs ended, by status: succeeded or failed (History Server job status; running jobs are not counted, so the counter never goes down).")
 	AppEnergy = New("spark_app_energy_wh_total", Counter, "W.h", Labels(AppLabels, []string{"source"}),
 		"Energy of the application in watt-hours (as ccspark reports it): task CPU seconds × --energy.core-watts plus allocated idle core-seconds × --energy.core-watts × --energy.idle-ratio (source model).")
+	AppCost = New("spark_app_cost_total", Counter, "{currency}", Labels(AppLabels, []string{"currency"}),
+		"Cost of the application's allocation: executor core-hours × --cost.core-hour plus executor memory GiB-hours (spark.executor.memory + overhead) × --cost.memory-gib-hour, from executor add and remove times; absent with --cost.core-hour=0.")
 )

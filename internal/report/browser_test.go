@@ -111,7 +111,7 @@ func TestReportPageInBrowser(t *testing.T) {
 	}
 
 	// Hover over the stage timeline (the third chart).
-	b.Eval(t, `(() => { const r = window.glance.state.charts[2].over.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()`, &box)
+	b.Eval(t, `(() => { const o = window.glance.state.charts[2].over; o.scrollIntoView({ block: "center" }); const r = o.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()`, &box)
 	if err := chromedp.Run(b.Ctx, chromedp.MouseEvent(input.MouseMoved, box[0]+box[2]/2, box[1]+box[3]/3)); err != nil {
 		t.Fatal(err)
 	}

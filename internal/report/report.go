@@ -24,7 +24,7 @@ import (
 	"github.com/sparkglance/sparkglance/third_party/uplot"
 )
 
-//go:embed assets/page.html assets/index.html assets/glance.js assets/glance.css
+//go:embed assets/page.html assets/index.html assets/glance.js assets/glance.css assets/compare.html assets/compare.js
 var assets embed.FS
 
 var (
@@ -34,9 +34,12 @@ var (
 		"sparkline": sparkline, "measure": func(s string) string { return strings.ReplaceAll(s, "_", " ") },
 		"fixed1": func(f float64) string { return fmt.Sprintf("%.1f", f) },
 		"fixed0": func(f float64) string { return fmt.Sprintf("%.0f", f) },
+		"money":  analysis.FormatMoney,
 	}).ParseFS(assets, "assets/index.html"))
-	glanceJS  = mustRead("assets/glance.js")
-	glanceCSS = mustRead("assets/glance.css")
+	compareTmpl = template.Must(template.New("compare.html").ParseFS(assets, "assets/compare.html"))
+	compareJS   = mustRead("assets/compare.js")
+	glanceJS    = mustRead("assets/glance.js")
+	glanceCSS   = mustRead("assets/glance.css")
 )
 
 func mustRead(name string) string {
@@ -141,6 +144,11 @@ type Summary struct {
 	WastedCoreHours float64
 	Findings        int
 	Href            string
+	// Workload is the run's workload key; Cost and WastedCost are in
+	// Currency (empty when cost is off; WastedCost needs HasCPU).
+	Workload         string
+	Cost, WastedCost float64
+	Currency         string
 	// Run is the run's workload summary (a few kilobytes, never the
 	// analysis), by which an index groups runs by workload.
 	Run *workload.Summary
@@ -154,7 +162,10 @@ func Summarize(r *analysis.Report) Summary {
 	s := Summary{
 		AppID: r.AppID, AttemptID: r.AttemptID, AppName: r.AppName,
 		Start: r.Start, End: r.End, Live: r.Live, HasCPU: r.CPUTimeAvailable,
-		Findings: len(r.Findings),
+		Findings: len(r.Findings), Workload: r.Workload,
+	}
+	if c := r.Cost; c != nil {
+		s.Cost, s.WastedCost, s.Currency = c.Total, c.Wasted, c.Model.Currency
 	}
 	if r.Workload != "" {
 		run := workload.Summarize(r)

@@ -26,7 +26,7 @@
 //     any run or the latest one. Its memory is bounded: at most
 //     Options.MaxWorkloads workloads (the rest counted as dropped), at most
 //     Options.MaxRuns runs per workload, and the heavy parts (properties,
-//     stages) only of the newest Options.detailRuns() of each workload.
+//     stages) only of the newest BaselineRuns + 2 of each workload.
 //
 // Thresholds come from the findings table (analysis.Thresholds.Workload*,
 // the --finding.workload.* flags), like every other finding.

@@ -40,9 +40,9 @@ func (o HistoryOptions) maxRuns() int {
 }
 
 // detailRuns is how many of a workload's newest runs keep their
-// properties and stages: any of them may be the previous run or the
-// baseline's closest run of the newest runs' evaluations.
-func (o HistoryOptions) detailRuns() int { return 2*o.runs() + 2 }
+// properties and stages: the newest run's previous run and any of its
+// baseline's runs, plus the newest one itself.
+func (o HistoryOptions) detailRuns() int { return o.runs() + 2 }
 
 // History keeps the runs of many workloads and judges them against their
 // own past. It is safe for concurrent use.

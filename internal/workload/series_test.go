@@ -114,8 +114,13 @@ func TestSeriesBaselinesAndRegressions(t *testing.T) {
 	if got := names(slow.Regressed); !slices.Equal(got, []string{"wall_time", "core_hours", "cost"}) || runs[7].Change != simulate.WorkloadPropertySlow {
 		t.Errorf("run 7 (%s) regressed on %v", runs[7].Change, got)
 	}
-	if want := "changed since the previous run app-20261107020000-0007: properties spark.sql.shuffle.partitions: 200 → 2000"; slow.Why[1] != want {
-		t.Errorf("why[1] = %q, want %q", slow.Why[1], want)
+	if want := []string{
+		"regressed against the median of the previous 7 runs: wall time 5m21s (1.6× baseline 3m19s), core-hours 1.7× baseline, cost 1.7× baseline",
+		"changed since the previous run app-20261107020000-0007: properties spark.sql.shuffle.partitions: 200 → 2000",
+		"where the time went, against run app-20261107020000-0007: join at NightlyRollup.scala:88 1m01s → 3m04s (+2m02s); " +
+			"parquet scan at NightlyRollup.scala:42 8.9s → 9.3s (+0.4s); distinct at NightlyRollup.scala:104 16.1s → 16.4s (+0.3s)",
+	}; !slices.Equal(slow.Why, want) {
+		t.Errorf("why = %q, want %q", slow.Why, want)
 	}
 	top := slow.Where.Stages[0]
 	if top.Key != simulate.WorkloadSlowStage || top.Share < 0.95 || top.Share > 1.05 {

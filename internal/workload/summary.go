@@ -146,17 +146,17 @@ type StageSummary struct {
 
 // Summary is one run of a workload, small enough to keep thousands.
 type Summary struct {
-	Workload     string `json:"workload"`
-	AppID        string `json:"appId"`
-	AttemptID    string `json:"attemptId,omitempty"`
-	AppName      string `json:"appName"`
-	Start        int64  `json:"start"`
-	End          int64  `json:"end"`
-	Finished     bool   `json:"finished"`
-	SparkVersion string `json:"sparkVersion"`
-	Currency     string `json:"currency,omitempty"`
-	Values       Values `json:"values"`
-	Executors    Executors
+	Workload     string    `json:"workload"`
+	AppID        string    `json:"appId"`
+	AttemptID    string    `json:"attemptId,omitempty"`
+	AppName      string    `json:"appName"`
+	Start        int64     `json:"start"`
+	End          int64     `json:"end"`
+	Finished     bool      `json:"finished"`
+	SparkVersion string    `json:"sparkVersion"`
+	Currency     string    `json:"currency,omitempty"`
+	Values       Values    `json:"values"`
+	Executors    Executors `json:"executors"`
 	// Properties (redacted) and Stages are the heavy parts: a History
 	// keeps them only for a workload's newest runs (nil on older ones).
 	Properties map[string]string `json:"-"`

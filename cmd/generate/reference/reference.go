@@ -37,17 +37,18 @@ its own schedule) are as of the latest poll, by default at most
 ` + "`--eventlog.poll-interval`" + ` (1s) old. Node-agent series (` + "`process`" + `,
 ` + "`stacks`" + `) carry ` + "`app_id`" + ` and ` + "`executor_id`" + ` but no ` + "`app_name`" + `.
 
-## Stages, jobs and energy: series per application
+## Stages, jobs, energy and cost: series per application
 
 The ` + "`spark_stage_*`" + ` families carry one ` + "`stage_id`" + ` per stage (its attempts summed),
 with the History Server's field meanings in base units. Each application keeps the
 ` + "`--eventlog.max-stages`" + ` (default 50) newest stage ids and sums the older ones under
-` + "`stage_id=\"other\"`" + `, so a stage id costs 16 series (duration 1, tasks by status 3,
-task time by category 5, spill by medium 2, shuffle read, shuffle write, input, output and
-energy 1 each) and an application at most 16 × (50 + 1) = 816 of them, plus 8 job and
-energy series (the job-duration summary's 5, ` + "`spark_jobs_total`" + `'s 2,
-` + "`spark_app_energy_wh_total`" + `'s 1). The energy series exist only for logs with Executor
-CPU Time (15 per stage id and 7 more without), the job-duration summary once a finished job has times, and a node
+` + "`stage_id=\"other\"`" + `, so a stage id costs 17 series (duration 1, tasks by status 3,
+task time by category 5, spill by medium 2, shuffle read, shuffle write, input, output,
+energy and cost 1 each) and an application at most 17 × (50 + 1) = 867 of them, plus 9 job,
+energy and cost series (the job-duration summary's 5, ` + "`spark_jobs_total`" + `'s 2,
+` + "`spark_app_energy_wh_total`" + `'s 1, ` + "`spark_app_cost_total`" + `'s 1). The energy series exist only for logs with Executor
+CPU Time (one fewer per stage id and one fewer for the application without), the cost series unless
+` + "`--cost.core-hour=0`" + ` and the stage cost only once the application ended, the job-duration summary once a finished job has times, and a node
 agent's measurement adds one series per stage id and one for the application (` + "`source=\"measured\"`" + `).
 Lower ` + "`--eventlog.max-stages`" + ` when many applications are followed at once.
 
@@ -69,6 +70,40 @@ Executor CPU Time (before Spark 2.1) get no energy. These series have ` + "`sour
 time each gained on it since the previous view (energy measured while no task of the executor ended waits for the
 next one) and exported beside the model with ` + "`source=\"measured\"`" + `; only executors on nodes of that
 process are measured.
+
+## Cost
+
+Cost prices what the executors were allocated, whether they used it or not: the
+application's available core-hours (executor cores from each executor's add to its
+remove, or the local-mode driver's) × ` + "`--cost.core-hour`" + `, plus its executor memory
+GiB-hours × ` + "`--cost.memory-gib-hour`" + `, in ` + "`--cost.currency`" + ` (default USD). An
+executor's memory is its container's, as Spark sizes it: ` + "`spark.executor.memory`" + ` (default 1g) plus
+` + "`spark.executor.memoryOverhead`" + `, else ` + "`spark.executor.memoryOverheadFactor`" + ` (default 0.10) of it,
+at least 384 MiB. The defaults are Google Cloud Compute Engine's on-demand list prices of
+an N2 predefined vCPU (0.031611 USD per hour) and GiB of memory (0.004237 USD per hour)
+in us-central1 (Iowa), https://cloud.google.com/compute/vm-instance-pricing, as listed
+in 2024: a public price that splits a VM's hour into the two parts Spark allocates. Give
+your own (reserved, spot, another cloud) with the flags; ` + "`--cost.core-hour=0`" + ` turns
+cost off everywhere. Wasted cost is the share of the cost that the idle allocated core
+time stands for (cost × wasted core-hours ÷ available core-hours, wasted core-hours being
+the available core time not spent on task CPU). A stage's cost is the application's split
+by the stages' share of task run time; a workload run's cost is its application's.
+` + "`analyze`" + ` (text and ` + "`cost`" + ` in the JSON), the report pages and ` + "`compare`" + ` show them;
+` + "`spark_app_cost_total{currency}`" + ` and ` + "`spark_stage_cost_total{currency}`" + ` export them.
+
+Serverless prices are the same allocation priced per unit of capacity:
+
+- AWS Glue bills DPU-hours; one DPU is 4 vCPUs and 16 GB of memory. At a price P per
+  DPU-hour (0.44 USD in most regions for Spark jobs), ` + "`--cost.core-hour=P/4 --cost.memory-gib-hour=0`" + `
+  (0.11 for 0.44): a DPU's memory comes with its vCPUs. Glue's executors are whole DPUs
+  (G.1X: 1 DPU, G.2X: 2), so core-hours × P/4 is the DPU-hours × P Glue bills, less its
+  minimum billing time.
+- Databricks bills DBUs on top of the cloud's VM price: an instance type consumes D DBUs
+  per hour at a price of R per DBU (the workload type's: jobs, all-purpose, SQL) and
+  costs V per hour from the cloud, with C vCPUs. Then
+  ` + "`--cost.core-hour=(D×R + V)/C --cost.memory-gib-hour=0`" + ` prices the executors; a
+  driver of the same type adds one more such instance for the application's wall time,
+  which the executor allocation does not include.
 
 ## OTLP
 

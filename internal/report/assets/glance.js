@@ -469,6 +469,7 @@
       (body.dataset.live ? `<span class="live-state muted" id="live-state"></span>` : "") + `</h1>` +
       `<div class="sub"><span class="mono">${esc(doc.appId)}</span>${doc.attemptId ? " attempt " + esc(doc.attemptId) : ""}` +
       ` · Spark ${esc(doc.sparkVersion || "?")}${doc.master ? " · " + esc(doc.master) : ""} · started ${clock(doc.start)}` +
+      (doc.workload ? ` · workload <span class="mono" id="workload">${esc(doc.workload)}</span>` : "") +
       (index ? ` · <a href="${esc(index)}">all applications</a>` : "") + `</div>` +
       `<div class="kpis">` +
       kpi(dur(doc.end - doc.start), doc.live ? "running for" : "duration") +
@@ -483,6 +484,9 @@
       (doc.energy && doc.cpuTimeAvailable ? kpi(wattHours(doc.energy.wattHours), "energy (" + esc(doc.energy.source) + ")",
         `task CPU × ${doc.energy.model.coreWatts} W per core, idle cores × ${pct(doc.energy.model.idleRatio)} of it`, "energy") +
         kpi(grams(doc.energy.carbonGrams), "CO2e", `at ${doc.energy.model.carbonIntensityGPerKWh} gCO2e/kWh`, "carbon") : "") +
+      (doc.cost ? kpi(money(doc.cost.total, doc.cost.model.currency), "cost",
+        `${num(doc.cost.coreHours, 2)} core-hours × ${doc.cost.model.coreHour} + ${num(doc.cost.memoryGibHours, 2)} memory GiB-hours × ${doc.cost.model.memoryGibHour}`, "cost") +
+        (doc.cpuTimeAvailable ? kpi(money(doc.cost.wasted, doc.cost.model.currency), "wasted cost", "the cost's share of the idle allocated core time", "wasted-cost") : "") : "") +
       `</div>`;
   }
 
@@ -626,11 +630,15 @@
 
   // Energy in Wh (kWh, MWh) and CO2e in g (kg, t), three digits.
   function wattHours(wh) { return wh >= 1e6 ? (wh / 1e6).toPrecision(3) + " MWh" : wh >= 1e3 ? (wh / 1e3).toPrecision(3) + " kWh" : (wh || 0).toPrecision(3) + " Wh"; }
+  // An amount of money: two decimals from 1 on, three digits below.
+  function money(x, cur) { return (Math.abs(x) >= 1 || x === 0 ? x.toFixed(2) : x.toPrecision(3)) + " " + esc(cur || ""); }
   function grams(g) { return g >= 1e6 ? (g / 1e6).toPrecision(3) + " t" : g >= 1e3 ? (g / 1e3).toPrecision(3) + " kg" : (g || 0).toPrecision(3) + " g"; }
 
   function renderTables(doc) {
     const stageJoules = new Map(((doc.energy && doc.energy.stages) || []).map(e => [e.stageId + "." + e.attemptId, e.joules]));
-    const stages = (doc.stages || []).map(s => Object.assign({ __key: s.stageId + "." + s.attemptId, __joules: stageJoules.get(s.stageId + "." + s.attemptId) || 0 }, s));
+    const stageCost = new Map(((doc.cost && doc.cost.stages) || []).map(c => [c.stageId + "." + c.attemptId, c.cost]));
+    const stages = (doc.stages || []).map(s => Object.assign({ __key: s.stageId + "." + s.attemptId, __joules: stageJoules.get(s.stageId + "." + s.attemptId) || 0,
+      __cost: stageCost.get(s.stageId + "." + s.attemptId) || 0 }, s));
     const sdur = s => (s.submissionTime > 0 ? (s.completionTime > 0 ? s.completionTime : doc.end) - s.submissionTime : -1);
     const statusBadge = s => `<span class="badge ${s.status === "FAILED" ? "failed" : s.status === "ACTIVE" ? "running" : ""}">${esc(s.status)}</span>`;
     table(document.getElementById("stages"), `Stages (${stages.length} attempts)`, stages, [
@@ -650,7 +658,8 @@
       ["Spill (memory)", s => s.memoryBytesSpilled, s => bytes(s.memoryBytesSpilled)],
       ["Spill (disk)", s => s.diskBytesSpilled, s => bytes(s.diskBytesSpilled)],
       ["Energy", s => s.__joules, s => (doc.cpuTimeAvailable ? wattHours(s.__joules / 3600) : "n/a")],
-    ], "Times as the History Server shows them; energy is CPU time × watts per core; click a column to sort.",
+      ...(doc.cost ? [["Cost", s => s.__cost, s => money(s.__cost, doc.cost.model.currency)]] : []),
+    ], "Times as the History Server shows them; energy is CPU time × watts per core; cost is the application's by share of run time; click a column to sort.",
     // A running stage's duration is counted to the document's end.
     s => JSON.stringify(s) + (s.completionTime > 0 ? "" : doc.end) + "@" + doc.start);
     const execs = (doc.executors || []).map(e => Object.assign({ __key: e.id }, e));

@@ -112,8 +112,15 @@ func (b *Browser) Requests() []string {
 // Open navigates to url and waits until the glance has drawn its charts.
 func (b *Browser) Open(t testing.TB, url string) {
 	t.Helper()
+	b.OpenWhen(t, url, `window.glance && window.glance.state.charts.length === 3`)
+}
+
+// OpenWhen navigates to url and waits until the expression ready is true
+// (another page than the glance: the comparison page).
+func (b *Browser) OpenWhen(t testing.TB, url, ready string) {
+	t.Helper()
 	err := chromedp.Run(b.Ctx, chromedp.Navigate(url),
-		chromedp.Poll(`window.glance && window.glance.state.charts.length === 3`, nil, chromedp.WithPollingTimeout(20*time.Second)))
+		chromedp.Poll(ready, nil, chromedp.WithPollingTimeout(20*time.Second)))
 	if err != nil {
 		t.Fatalf("opening %s: %v (page errors: %v)", url, err, b.Errors())
 	}
