@@ -2,6 +2,7 @@ package eventlog
 
 import (
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -190,5 +191,36 @@ func TestPrometheusSeesWorkloadRegression(t *testing.T) {
 	}
 	if s := promQuery(prom, `spark_workload_runs_total{workload="`+key+`",status="regressed"}`); len(s) != 1 || s[0].Value != 1 {
 		t.Errorf("regressed runs: %v, want 1", s)
+	}
+}
+
+// serve links each judged run of /workloads/{key} to its comparison page
+// with its baseline run, built from both runs' analyses while they are
+// held; the regressed run's page is the compare page of its two runs.
+func TestWorkloadComparePageServed(t *testing.T) {
+	paths := writeWorkloadRuns(t, 10)
+	dir := t.TempDir()
+	for _, p := range paths {
+		if err := os.Rename(p, filepath.Join(dir, filepath.Base(p))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base, w := startExporter(t, testConfig(dir))
+	const key = "nightly sales rollup <date>"
+	waitFor(t, 60*time.Second, "ten runs", func() bool { return len(w.History().Runs(key)) == 10 })
+	res, ok := w.History().Evaluate(key, "app-20261108020000-0008", "")
+	if !ok || !res.Fires() {
+		t.Fatalf("run 8: %+v", res)
+	}
+	esc := strings.ReplaceAll(url.PathEscape(key), "<", "%3C")
+	page := httpGet(t, base+"/workloads/"+esc)
+	if !strings.Contains(page, `"compare":"`+esc+`/compare/app-20261108020000-0008"`) {
+		t.Errorf("the workload page does not link the regressed run's comparison page")
+	}
+	cmp := httpGet(t, base+"/workloads/"+esc+"/compare/app-20261108020000-0008")
+	for _, s := range []string{"app-20261108020000-0008", res.Baseline.Closest, `"baseDoc"`, `"newDoc"`} {
+		if !strings.Contains(cmp, s) {
+			t.Errorf("compare page lacks %q", s)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package glanceweb
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -19,12 +20,18 @@ const maxKeyLen = 1024
 // /workloads/{key} (its runs as charts and a table) and
 // /api/v1/workloads[/{key}], with each run's comparison with its baseline
 // run at /api/v1/workloads/{key}/compare/{app_id}[/{attempt_id}].
-func WorkloadRoutes(h *workload.History) []Route {
-	s := &workloadServer{h: h}
+//
+// With src (the followed applications), /workloads/{key}/compare/{app_id}
+// [/{attempt_id}] is the comparison page of a run with its baseline run,
+// while both runs' analyses are still held (--eventlog.retention).
+func WorkloadRoutes(h *workload.History, src Source) []Route {
+	s := &workloadServer{h: h, src: src}
 	return []Route{
 		{Pattern: "GET /workloads", Handler: http.HandlerFunc(s.index), Text: "Workloads",
 			Description: "Recurring jobs over time: each run against the median of its previous runs, trends and regressions"},
 		{Pattern: "GET /workloads/{key}", Handler: http.HandlerFunc(s.page)},
+		{Pattern: "GET /workloads/{key}/compare/{app_id}", Handler: http.HandlerFunc(s.comparePage)},
+		{Pattern: "GET /workloads/{key}/compare/{app_id}/{attempt_id}", Handler: http.HandlerFunc(s.comparePage)},
 		{Pattern: "GET /api/v1/workloads", Handler: http.HandlerFunc(s.list)},
 		{Pattern: "GET /api/v1/workloads/{key}", Handler: http.HandlerFunc(s.doc)},
 		{Pattern: "GET /api/v1/workloads/{key}/compare/{app_id}", Handler: http.HandlerFunc(s.compare)},
@@ -32,7 +39,10 @@ func WorkloadRoutes(h *workload.History) []Route {
 	}
 }
 
-type workloadServer struct{ h *workload.History }
+type workloadServer struct {
+	h   *workload.History
+	src Source // nil: no comparison pages
+}
 
 // runPath is a run's path below /apps/ (and below .../compare/).
 func runPath(appID, attemptID string) string {
@@ -81,7 +91,13 @@ func (s *workloadServer) page(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "invalid workload key", http.StatusNotFound)
 		return
 	}
-	wl, ok := report.BuildWorkload(s.h, key, links("../"))
+	l := links("../")
+	if s.src != nil {
+		l.Compare = func(run *workload.Summary, _ string) string {
+			return url.PathEscape(run.Workload) + "/compare/" + runPath(run.AppID, run.AttemptID)
+		}
+	}
+	wl, ok := report.BuildWorkload(s.h, key, l)
 	if !ok {
 		http.Error(w, "no workload "+key+" is followed", http.StatusNotFound)
 		return
@@ -137,28 +153,24 @@ func (s *workloadServer) doc(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, wl)
 }
 
-// compare answers the run's comparison with its baseline's closest run.
-func (s *workloadServer) compare(w http.ResponseWriter, r *http.Request) {
+// runs finds the run the request names and its baseline's closest run;
+// why says what is missing.
+func (s *workloadServer) runs(r *http.Request) (key string, base, run *workload.Summary, why string) {
 	key, ok := requestKey(r)
 	id, attempt := r.PathValue("app_id"), r.PathValue("attempt_id")
 	if !ok || !validID.MatchString(id) || (attempt != "" && !validID.MatchString(attempt)) {
-		writeJSON(w, http.StatusNotFound, map[string]string{"error": "invalid workload key, application or attempt id"})
-		return
+		return key, nil, nil, "invalid workload key, application or attempt id"
 	}
 	res, ok := s.h.Evaluate(key, id, attempt)
 	if !ok {
-		writeJSON(w, http.StatusNotFound, map[string]string{"error": "no run " + id + attemptSuffix(attempt) + " of workload " + key})
-		return
+		return key, nil, nil, "no run " + id + attemptSuffix(attempt) + " of workload " + key
 	}
 	if res.Baseline == nil {
-		writeJSON(w, http.StatusNotFound, map[string]string{"error": "run " + id + attemptSuffix(attempt) + ": no baseline yet"})
-		return
+		return key, nil, nil, "run " + id + attemptSuffix(attempt) + ": no baseline yet"
 	}
-	var base, run *workload.Summary
 	runs := s.h.Runs(key)
 	for i := range runs {
-		switch runs[i].ID() {
-		case res.Baseline.Closest:
+		if runs[i].ID() == res.Baseline.Closest {
 			base = &runs[i]
 		}
 		if runs[i].AppID == id && runs[i].AttemptID == attempt {
@@ -166,8 +178,61 @@ func (s *workloadServer) compare(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if base == nil || run == nil {
-		writeJSON(w, http.StatusNotFound, map[string]string{"error": "the baseline run " + res.Baseline.Closest + " is no longer kept"})
+		return key, nil, nil, "the baseline run " + res.Baseline.Closest + " is no longer kept"
+	}
+	return key, base, run, ""
+}
+
+// compare answers the run's comparison with its baseline's closest run.
+func (s *workloadServer) compare(w http.ResponseWriter, r *http.Request) {
+	_, base, run, why := s.runs(r)
+	if why != "" {
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": why})
 		return
 	}
 	writeJSON(w, http.StatusOK, workload.Compare(base, run))
+}
+
+// comparePage is the comparison page (the one `sparkglance compare` writes)
+// of a run with its baseline's closest run, from both runs' analysis
+// documents while they are held.
+func (s *workloadServer) comparePage(w http.ResponseWriter, r *http.Request) {
+	key, base, run, why := s.runs(r)
+	if why != "" {
+		http.Error(w, why, http.StatusNotFound)
+		return
+	}
+	var apps []App
+	if s.src != nil {
+		apps = s.src()
+	}
+	bd, okb := latest(apps, base.AppID, base.AttemptID)
+	nd, okn := latest(apps, run.AppID, run.AttemptID)
+	if !okb || !okn || (base.AttemptID == "" && bd.Report.AttemptID != "") || (run.AttemptID == "" && nd.Report.AttemptID != "") {
+		http.Error(w, "the analyses of "+base.ID()+" and "+run.ID()+" are no longer held (--eventlog.retention); "+
+			"their comparison of summaries is at /api/v1/workloads/"+url.PathEscape(key)+"/compare/"+runPath(run.AppID, run.AttemptID), http.StatusNotFound)
+		return
+	}
+	doc, err := json.Marshal(struct {
+		Comparison struct {
+			Workload string `json:"workload"`
+			workload.Comparison
+		} `json:"comparison"`
+		Base any `json:"baseDoc"`
+		New  any `json:"newDoc"`
+	}{Comparison: struct {
+		Workload string `json:"workload"`
+		workload.Comparison
+	}{key, workload.Compare(base, run)}, Base: bd.Doc, New: nd.Doc})
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	var buf bytes.Buffer
+	if err := report.WriteCompare(&buf, report.ComparePage{Doc: doc, Title: key + ": " + base.ID() + " vs " + run.ID()}); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_, _ = w.Write(buf.Bytes())
 }

@@ -61,7 +61,7 @@ func seriesHistory(t testing.TB) *workload.History {
 
 func serveWorkloads(t testing.TB, h *workload.History) string {
 	mux := http.NewServeMux()
-	for _, r := range glanceweb.WorkloadRoutes(h) {
+	for _, r := range glanceweb.WorkloadRoutes(h, nil) {
 		mux.Handle(r.Pattern, r.Handler)
 	}
 	srv := httptest.NewServer(mux)
