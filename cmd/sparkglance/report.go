@@ -101,7 +101,14 @@ func (c *reportCommand) writeDir(ctx context.Context, dir string) error {
 	if err := writeFile(filepath.Join(dir, "index.html"), index.Bytes()); err != nil {
 		return err
 	}
+	compares, err := writeComparePages(dir, rows)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(c.analyze.errOut, "sparkglance report: %d page(s) and index.html in %s\n", len(rows), dir)
+	if compares > 0 {
+		fmt.Fprintf(c.analyze.errOut, "sparkglance report: %d comparison(s) of a regressed run with its baseline run\n", compares)
+	}
 	return status
 }
 

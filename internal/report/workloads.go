@@ -307,6 +307,59 @@ type indexRow struct {
 	Summary
 	Status    string
 	Regressed []string
+	// Compare is the file of the regressed run's comparison with its
+	// baseline run (CompareFileName), when both pages are in the index.
+	Compare string
+}
+
+// CompareFileName is the file of run's comparison page with base in a
+// report directory.
+func CompareFileName(run, base *Summary) string {
+	return "compare-" + strings.TrimSuffix(run.Href, ".html") + "-vs-" + base.Href
+}
+
+// RegressedPair is a regressed run of a report directory and its
+// baseline's run closest to the median: the pair report DIR writes the
+// comparison page of.
+type RegressedPair struct {
+	Workload  string
+	Base, New Summary
+	File      string // CompareFileName
+}
+
+// RegressedPairs lists the regressed runs among rows (as the grouped index
+// judges them) with their baseline run, both pages in rows.
+func RegressedPairs(rows []Summary) []RegressedPair {
+	var out []RegressedPair
+	for _, g := range groupByWorkload(rows) {
+		for _, r := range g.Rows {
+			if r.Compare == "" {
+				continue
+			}
+			base, _ := baselineRow(rows, g.Workload, r.Summary)
+			out = append(out, RegressedPair{Workload: g.Workload.Key, Base: base, New: r.Summary, File: r.Compare})
+		}
+	}
+	return out
+}
+
+// baselineRow is the row of the baseline run run was judged against.
+func baselineRow(rows []Summary, w *Workload, run Summary) (Summary, bool) {
+	if w == nil || run.Run == nil {
+		return Summary{}, false
+	}
+	var closest string
+	for _, r := range w.Runs {
+		if r.AppID == run.AppID && r.AttemptID == run.AttemptID {
+			closest = r.BaselineRun
+		}
+	}
+	for _, b := range rows {
+		if b.Run != nil && b.Run.Workload == w.Key && b.Run.ID() == closest && closest != "" {
+			return b, true
+		}
+	}
+	return Summary{}, false
 }
 
 // groupByWorkload groups rows by their run's workload, judging each of a
@@ -345,7 +398,13 @@ func groupByWorkload(rows []Summary) []indexGroup {
 				id += "/" + run.AttemptID
 			}
 			for _, ri := range byRun[w.Key+"\x00"+id] {
-				g.Rows = append(g.Rows, indexRow{Summary: rows[ri], Status: run.Status, Regressed: run.Regressed})
+				row := indexRow{Summary: rows[ri], Status: run.Status, Regressed: run.Regressed}
+				if run.Status == "regressed" {
+					if b, ok := baselineRow(rows, &w, rows[ri]); ok && b.Href != "" && row.Href != "" {
+						row.Compare = CompareFileName(&row.Summary, &b)
+					}
+				}
+				g.Rows = append(g.Rows, row)
 				shown[ri] = true
 			}
 		}
