@@ -264,16 +264,16 @@ func WriteWorkload(w io.Writer, p WorkloadPage) error {
 }
 
 // sparkline draws values (oldest first) as a small inline SVG polyline;
-// NaN values are left out.
+// NaN values are left out, and fewer than two values draw a dash.
 func sparkline(values []float64, color, title string) template.HTML {
 	const w, h = 120.0, 24.0
-	lo, hi := math.Inf(1), math.Inf(-1)
+	lo, hi, n := math.Inf(1), math.Inf(-1), 0
 	for _, v := range values {
 		if !math.IsNaN(v) {
-			lo, hi = min(lo, v), max(hi, v)
+			lo, hi, n = min(lo, v), max(hi, v), n+1
 		}
 	}
-	if len(values) == 0 || math.IsInf(lo, 1) {
+	if n < 2 { // no line to draw
 		return template.HTML(`<span class="muted">–</span>`)
 	}
 	var pts strings.Builder
