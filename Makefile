@@ -155,9 +155,10 @@ docs:
 
 dashboards: docs
 
-## screenshots: regenerate docs/images/*.png (report of a real log, its index, the live page of the demo, a comparison) in headless Chromium.
+## screenshots: regenerate docs/images/*.png (report of a real log, its index, the live page of the demo, a comparison, the workload pages) in headless Chromium.
 screenshots:
 	SPARKGLANCE_SCREENSHOTS=$(CURDIR)/docs/images $(GO) test -count=1 -timeout 10m -run '^(TestLiveGlanceInBrowser|TestComparePageInBrowser)$$' ./cmd/sparkglance
+	SPARKGLANCE_SCREENSHOTS=$(CURDIR)/docs/images $(GO) test -count=1 -timeout 5m -run '^TestWorkloadPagesInBrowser$$' ./internal/glanceweb
 
 ## scale: the fleet load test alone (10,000 finished + 200 live applications, 4 shards and one process,
 ## a real Prometheus), with its figures in the log: docs/scaling.md. About half an hour on two cores, so

@@ -57,3 +57,29 @@ func TestFindingAlertsUseTheFindingsThresholds(t *testing.T) {
 		}
 	}
 }
+
+// SparkWorkloadRegressed fires on the exporter's regression series, set by
+// the findings table's workload_regression thresholds, and quotes them.
+func TestWorkloadAlertQuotesTheFindingsThresholds(t *testing.T) {
+	f := alerts.DefaultThresholds().Findings
+	if f.WorkloadWallTimeRatio != 1.5 || f.WorkloadWallTimeMin.String() != "2m0s" || f.WorkloadEfficiencyDrop != 0.15 ||
+		f.WorkloadCostRatio != 1.5 || f.WorkloadSpillRatio != 2 || f.WorkloadSpillMinBytes != 1<<30 || f.WorkloadInputTolerance != 0.25 {
+		t.Fatalf("workload_regression defaults changed (%+v): update the expectations here and run `make docs`", f)
+	}
+	for _, r := range alertRules(t) {
+		if r.Alert != "SparkWorkloadRegressed" {
+			continue
+		}
+		if !strings.Contains(r.Expr, "spark_workload_regression == 1") {
+			t.Errorf("expr does not fire on spark_workload_regression:\n%s", r.Expr)
+		}
+		for _, s := range []string{"wall time at least 1.5× and at least 2m longer", "efficiency at least 0.15 lower",
+			"core-hours or cost at least 1.5×", "spill at least 2× and at least 1GiB more", "within 25%"} {
+			if !strings.Contains(r.Annotations["description"], s) {
+				t.Errorf("description does not quote %q:\n%s", s, r.Annotations["description"])
+			}
+		}
+		return
+	}
+	t.Error("no SparkWorkloadRegressed alert")
+}

@@ -121,6 +121,14 @@ func alertingRules(th Thresholds) []Rule {
 				f.StreamingBehindBatches, analysis.KindStreamingFallingBehind, strings.TrimSpace(running)),
 			"Streaming query {{ $labels.query_name }} of {{ $labels.app_name }} falls behind its input.",
 			fmt.Sprintf("The last {{ $value }} batches of streaming query {{ $labels.query_name }} ({{ $labels.query_id }}) of {{ $labels.app_name }} ({{ $labels.app_id }}) processed rows slower than they arrived or ran longer than the trigger interval: at least %d consecutive batches (the analysis' streaming_falling_behind finding), for %s. Its backlog grows.", f.StreamingBehindBatches, dur(th.StreamingBehindFor))),
+		// A workload's latest finished run against the median of its
+		// previous ones: the series is 1 per regressed measure until the
+		// next run finishes; the value is that measure's ratio.
+		alert("SparkWorkloadRegressed", th.WorkloadRegressedFor, "warning",
+			"max by (workload, measure) (spark_workload_regression == 1)\n* on (workload, measure) group_left ()\nmax by (workload, measure) (spark_workload_last_run_ratio)",
+			"Workload {{ $labels.workload }} regressed on {{ $labels.measure }}.",
+			fmt.Sprintf("The latest finished run of workload {{ $labels.workload }} is {{ $value | printf \"%%.2f\" }}× its baseline (the median of its previous finished runs) on {{ $labels.measure }}, beyond the workload_regression thresholds (wall time at least %s× and at least %s longer; efficiency at least %s lower; task CPU time, core-hours or cost at least %s×; memory or disk spill at least %s× and at least %s more) and not explained by the input's growth (within %s).",
+				num(f.WorkloadWallTimeRatio), dur(f.WorkloadWallTimeMin), num(f.WorkloadEfficiencyDrop), num(f.WorkloadCostRatio), num(f.WorkloadSpillRatio), bytesIEC(f.WorkloadSpillMinBytes), pct(f.WorkloadInputTolerance))),
 		alert("SparkExecutorBlocked", th.BlockedRatioFor, "warning",
 			fmt.Sprintf(`spark_executor_blocked_ratio > %s`, num(th.BlockedRatio)),
 			"Task threads of executor {{ $labels.executor_id }} of {{ $labels.app_id }} are mostly blocked.",
@@ -189,3 +197,17 @@ func dur(d time.Duration) string {
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 func pct(f float64) string { return num(f*100) + "%" }
+
+// bytesIEC writes a byte count in the largest IEC unit it is a whole
+// multiple of: 1GiB, 512MiB, 1000B.
+func bytesIEC(b float64) string {
+	for _, u := range []struct {
+		name string
+		size float64
+	}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if b >= u.size && b == float64(int64(b/u.size))*u.size {
+			return num(b/u.size) + u.name
+		}
+	}
+	return num(b) + "B"
+}

@@ -25,6 +25,10 @@ type Thresholds struct {
 	UniformSpillFor    time.Duration // uniform_spill
 	SkewedSpillFor     time.Duration // skewed_spill
 	StreamingBehindFor time.Duration // streaming_falling_behind, while the query is still behind
+	// WorkloadRegressedFor: how long a workload's latest finished run must
+	// stand regressed (spark_workload_regression, the Workload* findings
+	// thresholds) before SparkWorkloadRegressed fires.
+	WorkloadRegressedFor time.Duration
 
 	// BlockedRatio: share of task-thread samples not running (Flink's HIGH
 	// back-pressure level starts above 0.5).
@@ -70,6 +74,8 @@ func DefaultThresholds() Thresholds {
 		UniformSpillFor:    10 * time.Minute,
 		SkewedSpillFor:     time.Minute,
 		StreamingBehindFor: 2 * time.Minute,
+
+		WorkloadRegressedFor: time.Minute,
 
 		BlockedRatio:    0.5,
 		BlockedRatioFor: 5 * time.Minute,

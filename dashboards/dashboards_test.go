@@ -247,8 +247,8 @@ func generated(t *testing.T) []dashboards.File {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != 2 {
-		t.Fatalf("%d dashboards, want 2", len(files))
+	if len(files) != 3 {
+		t.Fatalf("%d dashboards, want 3", len(files))
 	}
 	return files
 }

@@ -26,6 +26,7 @@ func Files() ([]File, error) {
 	}{
 		{"spark-app-at-a-glance.json", Glance},
 		{"spark-fleet.json", Fleet},
+		{"spark-workloads.json", Workloads},
 	} {
 		db, err := d.build()
 		if err != nil {

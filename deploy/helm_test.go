@@ -235,7 +235,7 @@ func kinds(r rendered) []string {
 func TestHelmDefaultValues(t *testing.T) {
 	vals := chartValues(t, nil, "")
 	without := render(t, vals, false)
-	want := []string{"v1.ConfigMap", "v1.ConfigMap", "v1.DaemonSet", "v1.Deployment", "v1.Service", "v1.ServiceAccount"}
+	want := []string{"v1.ConfigMap", "v1.ConfigMap", "v1.ConfigMap", "v1.DaemonSet", "v1.Deployment", "v1.Service", "v1.ServiceAccount"} // a ConfigMap per dashboard
 	if got := kinds(without); !slices.Equal(got, want) {
 		t.Errorf("without the monitoring CRDs: %v, want %v", got, want)
 	}
@@ -496,8 +496,8 @@ func TestHelmAllValues(t *testing.T) {
 	if headless == nil || sts.Spec.ServiceName != headless.Name {
 		t.Errorf("StatefulSet's governing service %q is not the headless Service %+v", sts.Spec.ServiceName, headless)
 	}
-	if n := len(all[*corev1.ConfigMap](r)); n != 2 {
-		t.Errorf("%d ConfigMaps, want only the 2 dashboards (no Spark targets in shards)", n)
+	if n := len(all[*corev1.ConfigMap](r)); n != 3 {
+		t.Errorf("%d ConfigMaps, want only the 3 dashboards (no Spark targets in shards)", n)
 	}
 
 	// Object-store credentials from the Secret.

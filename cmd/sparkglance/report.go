@@ -115,16 +115,23 @@ func (c *reportCommand) writeDir(ctx context.Context, dir string) error {
 		return err
 	}
 	var index bytes.Buffer
-	if err := report.WriteIndex(&index, report.Index{Title: "Spark applications", Apps: append(earlier, rows...)}); err != nil {
+	if err := report.WriteIndex(&index, report.Index{Title: "Spark applications", Apps: append(earlier, rows...), GroupByWorkload: true}); err != nil {
 		return err
 	}
 	if err := writeFileAtomic(filepath.Join(dir, "index.html"), index.Bytes()); err != nil {
+		return err
+	}
+	compares, err := writeComparePages(dir, rows)
+	if err != nil {
 		return err
 	}
 	if len(earlier) > 0 {
 		fmt.Fprintf(c.analyze.errOut, "sparkglance report: %d page(s) and index.html in %s (the index also lists the %d page(s) already there)\n", len(rows), dir, len(earlier))
 	} else {
 		fmt.Fprintf(c.analyze.errOut, "sparkglance report: %d page(s) and index.html in %s\n", len(rows), dir)
+	}
+	if compares > 0 {
+		fmt.Fprintf(c.analyze.errOut, "sparkglance report: %d comparison(s) of a regressed run with its baseline run\n", compares)
 	}
 	return status
 }

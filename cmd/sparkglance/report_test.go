@@ -166,7 +166,7 @@ func TestReportHeaderMatchesAnalyzeText(t *testing.T) {
 		t.Fatal(err)
 	}
 	var rows [][]string
-	b.Eval(t, `[...document.querySelectorAll("#apps tbody tr")].map(r => [...r.cells].map(c => c.textContent.trim()).concat(r.querySelector("a").getAttribute("href")))`, &rows)
+	b.Eval(t, `[...document.querySelectorAll("#apps tbody tr:not(.ghead)")].map(r => [...r.cells].map(c => c.textContent.trim()).concat(r.querySelector("a").getAttribute("href")))`, &rows)
 	if len(rows) < len(logs) {
 		t.Fatalf("index has %d rows, want at least %d", len(rows), len(logs))
 	}
@@ -236,4 +236,36 @@ func between(s, start, end string) string {
 		return s[:j]
 	}
 	return ""
+}
+
+// report DIR over a nightly job's runs writes the comparison page of the
+// regressed run with its baseline run, linked from the grouped index, and
+// no other comparison.
+func TestReportDirComparesRegressedRun(t *testing.T) {
+	dir := t.TempDir()
+	logs, out := filepath.Join(dir, "logs"), filepath.Join(dir, "out")
+	if code := quiet(t, func() int { return realMain([]string{"simulate", "--workload-runs", "10", "--out", logs}) }); code != 0 {
+		t.Fatalf("simulate exit %d", code)
+	}
+	if code := quiet(t, func() int { return realMain([]string{"report", "-o", out, logs}) }); code != 0 {
+		t.Fatalf("report exit %d", code)
+	}
+	compares, err := filepath.Glob(filepath.Join(out, "compare-*.html"))
+	if err != nil || len(compares) != 1 || !strings.Contains(filepath.Base(compares[0]), "-0008-vs-app-") {
+		t.Fatalf("comparison pages %v (%v), want the regressed run's only", compares, err)
+	}
+	page, err := os.ReadFile(compares[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), `"baseDoc"`) || !strings.Contains(string(page), `"newDoc"`) {
+		t.Error("the comparison page lacks the runs' documents")
+	}
+	index, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(index), `<a href="`+filepath.Base(compares[0])+`">compare with its baseline run</a>`) {
+		t.Error("the index does not link the comparison")
+	}
 }

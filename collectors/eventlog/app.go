@@ -76,6 +76,10 @@ type trackedApp struct {
 	// measured is the node agents' energy divided among the stages
 	// (measured.go).
 	measured measuredSplit
+	// summarizedAt is when the run's workload summary was last taken.
+	summarizedAt time.Time
+	// workloadDropped: the run's workload was one too many, counted once.
+	workloadDropped bool
 }
 
 func newTrackedApp(w *Watcher, l sparklog.Log) *trackedApp {
@@ -295,6 +299,7 @@ func (a *trackedApp) publish(finished bool) {
 	a.w.checkDuplicate(a, v)
 	a.store(a.shaper.shape(v, a.w.cfg.ExecutorMetrics, a.w.cfg.MaxExecutorsPerApp))
 	a.docs.publish(&r, a.follower)
+	a.observeWorkload(&r)
 	a.w.claim(v.appID, a.key)
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/internal/analysis"
+	"github.com/sparkglance/sparkglance/internal/workload"
 )
 
 // Config is what the event-log collector needs.
@@ -72,6 +73,9 @@ type Config struct {
 	// Workload chooses the runs' workload keys (into Analysis.Workload)
 	// and the baselines' run count.
 	Workload WorkloadFlags
+	// MaxWorkloads bounds the recurring workloads whose runs are kept
+	// (workloads.go).
+	MaxWorkloads int
 }
 
 // DefaultConfig returns the documented defaults and no directory.
@@ -94,6 +98,7 @@ func DefaultConfig() Config {
 		MaxStages:             DefaultMaxStages,
 		NodePower:             NodePower{Packages: 1},
 		Workload:              DefaultWorkloadFlags(),
+		MaxWorkloads:          workload.DefaultMaxWorkloads,
 	}
 }
 
@@ -128,6 +133,9 @@ func (c Config) validate() error {
 	}
 	if err := c.validateCardinality(); err != nil {
 		errs = append(errs, err)
+	}
+	if c.MaxWorkloads <= 0 {
+		errs = append(errs, fmt.Errorf("--workload.max-workloads %d must be positive", c.MaxWorkloads))
 	}
 	if c.MaxStages <= 0 {
 		errs = append(errs, fmt.Errorf("--eventlog.max-stages %d must be positive", c.MaxStages))
@@ -183,4 +191,5 @@ func declareFlags(g exporter.FlagGroup, c *Config) {
 	RegisterEnergyFlags(g, &c.Analysis.Energy, &c.NodePower, false)
 	RegisterCostFlags(g, &c.Analysis.Cost)
 	RegisterWorkloadFlags(g, &c.Workload)
+	declareWorkloadFlags(g, c)
 }

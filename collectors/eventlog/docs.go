@@ -51,17 +51,18 @@ func (w *Watcher) LiveApps() []LiveApp {
 	return out
 }
 
-// Routes implements exporter.RouteProvider: the live glance pages and
-// their JSON API (package glanceweb).
+// Routes implements exporter.RouteProvider: the live glance pages, the
+// workload pages and their JSON API (package glanceweb).
 func (w *Watcher) Routes() []exporter.Route {
-	pages := glanceweb.Routes(func() []glanceweb.App {
+	src := func() []glanceweb.App {
 		apps := w.LiveApps()
 		out := make([]glanceweb.App, len(apps))
 		for i, a := range apps {
 			out[i] = glanceweb.App{Report: &a.Doc.Report, Doc: a.Doc, Running: a.Running}
 		}
 		return out
-	})
+	}
+	pages := append(glanceweb.Routes(src), glanceweb.WorkloadRoutes(w.History(), src)...)
 	routes := make([]exporter.Route, len(pages))
 	for i, p := range pages {
 		routes[i] = exporter.Route{Pattern: p.Pattern, Handler: p.Handler, Text: p.Text, Description: p.Description}

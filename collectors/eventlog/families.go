@@ -2,6 +2,7 @@ package eventlog
 
 import (
 	"context"
+	"errors"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -66,7 +67,9 @@ func (w *Watcher) Families(ctx context.Context) ([]exporter.Family, error) {
 			out = appendFamily(out, def, []*exporter.Part{exporter.NewPart(def.Name, dtoType(def), ms)})
 		}
 	}
-	return out, w.dirsErr() // the applications held are still served
+	wl, werr := w.workloads.families()
+	out = append(out, wl...)
+	return out, errors.Join(werr, w.dirsErr()) // the applications held are still served
 }
 
 // appendFamily adds the family of m made of parts, if any.

@@ -84,6 +84,7 @@ func checkUnitsAndStartTimes(t *testing.T, md pmetric.Metrics, exporterStart tim
 		"spark_app_tasks_total": "{task}", "spark_executor_spill_bytes_total": "By", "spark_app_cores": "{core}",
 		"spark_sql_execution_duration_seconds": "s", "sparkglance_eventlog_bytes_read_total": "By",
 		"sparkglance_eventlog_errors_total": "{error}", "sparkglance_eventlog_apps": "{application}",
+		"spark_workload_runs_total": "{run}", "spark_workload_last_run_value": "1", "spark_workload_last_run_start_time_seconds": "s",
 	} {
 		if m, ok := ms[name]; !ok || m.Unit() != want {
 			t.Errorf("%s arrived with unit %q (present: %v), want %q", name, m.Unit(), ok, want)

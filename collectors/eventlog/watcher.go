@@ -65,6 +65,9 @@ type Watcher struct {
 	// objects holds each object-store location's listing between scans
 	// (watcher_objects.go).
 	objects map[string]*objectDir
+	// workloads keeps each run's summary for the recurring workloads
+	// (workloads.go).
+	workloads *workloads
 }
 
 // selfStats are the exporter's own counters.
@@ -129,6 +132,8 @@ func newWatcher(cfg Config, logger *slog.Logger, claims *Claims) (*Watcher, erro
 		objects: map[string]*objectDir{},
 		claims:  claims,
 		now:     time.Now,
+
+		workloads: newWorkloads(cfg.workloadOptions()),
 	}, nil
 }
 

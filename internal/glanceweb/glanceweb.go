@@ -161,7 +161,7 @@ func (s *server) index(w http.ResponseWriter, _ *http.Request) {
 		rows[i].Href = "apps/" + pagePath(a.Report)
 	}
 	var buf bytes.Buffer
-	if err := report.WriteIndex(&buf, report.Index{Title: "Spark applications", Apps: rows, Live: true}); err != nil {
+	if err := report.WriteIndex(&buf, report.Index{Title: "Spark applications", Apps: rows, Live: true, WorkloadsURL: "workloads"}); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}

@@ -41,6 +41,10 @@ func Sections() []Section {
 			AppExecutorInputBytes, AppExecutorOutputBytes,
 		}},
 		{Collector: CollectorEventlog, Title: "Structured Streaming queries (collector `eventlog`)", Metrics: streamingMetrics()},
+		{Collector: CollectorEventlog, Title: "Recurring workloads (collector `eventlog`)", Metrics: []*Metric{
+			WorkloadRuns, WorkloadLastRunRatio, WorkloadRegression, WorkloadBaseline, WorkloadLastRunValue, WorkloadLastRunStart,
+			WorkloadDropped,
+		}},
 		{Collector: CollectorEventlog, Title: "Event-log reading (collector `eventlog`)", Metrics: []*Metric{
 			EventlogApps, EventlogBytesRead, EventlogEvents, EventlogErrors, EventlogSkipped, EventlogObjectRequests, EventlogLag,
 			EventlogShardInfo, EventlogBacklog,

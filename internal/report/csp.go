@@ -19,6 +19,13 @@ var (
 	indexMetaCSP = metaCSP("", indexJS)
 	// The comparison page (compare -o) fetches nothing.
 	compareMetaCSP = metaCSP("", uplot.JS, compareJS)
+	// A workload's page (serve's /workloads/{key}) fetches nothing; the
+	// list of workloads runs the index's script.
+	workloadMetaCSP = metaCSP("", uplot.JS, workloadJS)
+	// CompareCSP is the Content-Security-Policy header of a served comparison page.
+	CompareCSP = compareMetaCSP + "; frame-ancestors 'none'"
+	// WorkloadCSP is the Content-Security-Policy header of a workload's page.
+	WorkloadCSP = workloadMetaCSP + "; frame-ancestors 'none'"
 	// PageCSP and IndexCSP are the Content-Security-Policy headers of an
 	// application's page and of the index when served.
 	PageCSP  = pageMetaCSP + "; frame-ancestors 'none'"

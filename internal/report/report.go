@@ -22,6 +22,7 @@ import (
 
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/human"
+	"github.com/sparkglance/sparkglance/internal/workload"
 	"github.com/sparkglance/sparkglance/third_party/uplot"
 )
 
@@ -33,10 +34,11 @@ var (
 	indexTmpl = template.Must(template.New("index.html").Funcs(template.FuncMap{
 		// The page's units (internal/human, as glance.js).
 		"duration": func(ms int64) string { return human.Millis(ms) }, "percent": human.Percent,
-		"fixed1": func(f float64) string { return human.Decimal(f, 1) },
-		"count":  human.Count[int],
-		"plural": func(n int, noun string) string { return human.Plural(n, noun) },
-		"money":  analysis.FormatMoney,
+		"fixed1":    func(f float64) string { return human.Decimal(f, 1) },
+		"count":     human.Count[int],
+		"plural":    func(n int, noun string) string { return human.Plural(n, noun) },
+		"sparkline": sparkline, "measure": func(s string) string { return strings.ReplaceAll(s, "_", " ") },
+		"money": analysis.FormatMoney,
 	}).ParseFS(assets, "assets/index.html"))
 	compareTmpl = template.Must(template.New("compare.html").ParseFS(assets, "assets/compare.html"))
 	compareJS   = mustRead("assets/compare.js")
@@ -154,6 +156,9 @@ type Summary struct {
 	Workload         string
 	Cost, WastedCost float64
 	Currency         string
+	// Run is the run's workload summary (a few kilobytes, never the
+	// analysis), by which an index groups runs by workload.
+	Run *workload.Summary
 }
 
 // DurationMs is the application's run time so far.
@@ -168,6 +173,10 @@ func Summarize(r *analysis.Report) Summary {
 	}
 	if c := r.Cost; c != nil {
 		s.Cost, s.WastedCost, s.Currency = c.Total, c.Wasted, c.Model.Currency
+	}
+	if r.Workload != "" {
+		run := workload.Summarize(r)
+		s.Run = &run
 	}
 	t := r.Totals
 	if t.AvailableCoreSecs > 0 {
@@ -233,10 +242,20 @@ type Index struct {
 	Apps  []Summary
 	// Live adds a note that the list refreshes, and reloads it now and then.
 	Live bool
+	// WorkloadsURL, when set, links the page of recurring workloads.
+	WorkloadsURL string
+	// GroupByWorkload groups the rows by workload (report DIR): each
+	// workload's runs under a row with its trend and regression marks,
+	// the regressed workloads first, each run with its status.
+	GroupByWorkload bool
 }
 
 // WriteIndex writes the index page: one row per application, linked.
 func WriteIndex(w io.Writer, ix Index) error {
+	var groups []indexGroup
+	if ix.GroupByWorkload {
+		groups = groupByWorkload(ix.Apps)
+	}
 	return indexTmpl.Execute(w, map[string]any{
 		"Title": ix.Title,
 		"Apps":  ix.Apps,
@@ -244,5 +263,8 @@ func WriteIndex(w io.Writer, ix Index) error {
 		"CSS":   template.CSS(glanceCSS),
 		"JS":    template.JS(indexJS),
 		"CSP":   indexMetaCSP,
+
+		"WorkloadsURL": ix.WorkloadsURL,
+		"Groups":       groups,
 	})
 }

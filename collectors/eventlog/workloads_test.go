@@ -1,0 +1,226 @@
+package eventlog
+
+import (
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sparkglance/sparkglance/internal/simulate"
+	"github.com/sparkglance/sparkglance/internal/testkit/promtest"
+)
+
+// writeWorkloadRuns writes the generator's workload series into files of
+// a directory outside the watched one, oldest first.
+func writeWorkloadRuns(t testing.TB, n int) []string {
+	t.Helper()
+	runs, err := simulate.WorkloadRuns(n, time.Date(2026, 11, 1, 2, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	paths := make([]string, n)
+	for i, r := range runs {
+		paths[i] = filepath.Join(dir, r.AppID)
+		f, err := os.Create(paths[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := simulate.Write(f, r.Config); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return paths
+}
+
+// The runs of the generator's series come one after another into the
+// watched directory: the regression series is 1 only while the latest
+// finished run is the one whose join got 3× slower, and the runs are
+// counted by how they compared with their baseline.
+func TestWorkloadSeriesFollowRuns(t *testing.T) {
+	const n = 10
+	paths := writeWorkloadRuns(t, n)
+	dir := t.TempDir()
+	w := startWatcher(t, testConfig(dir))
+	waitReady(t, w)
+	const key = "nightly sales rollup <date>"
+	status := []string{"no_baseline", "no_baseline", "no_baseline", "ok", "ok", "ok", "ok", "regressed", "explained_by_input", "ok"}
+	want := map[string]float64{}
+	for i, p := range paths {
+		if err := os.Rename(p, filepath.Join(dir, filepath.Base(p))); err != nil {
+			t.Fatal(err)
+		}
+		want[status[i]]++
+		waitFor(t, 30*time.Second, "run counted", func() bool {
+			mfs := gather(t, w)
+			return sumSeries(mfs, "spark_workload_runs_total", map[string]string{"workload": key}) == float64(i+1)
+		})
+		mfs := gather(t, w)
+		for s, c := range want {
+			if got, _ := series(mfs, "spark_workload_runs_total", map[string]string{"workload": key, "status": s}); got != c {
+				t.Errorf("after run %d: runs_total{status=%q} = %v, want %v", i, s, got, c)
+			}
+		}
+		wall, ok := series(mfs, "spark_workload_regression", map[string]string{"workload": key, "measure": "wall_time"})
+		if i < 3 {
+			if ok {
+				t.Errorf("after run %d: a regression series before the baseline exists", i)
+			}
+			continue
+		}
+		wantWall := 0.0
+		if i == 7 {
+			wantWall = 1
+		}
+		if !ok || wall != wantWall {
+			t.Errorf("after run %d: spark_workload_regression{measure=wall_time} = %v (present %v), want %v", i, wall, ok, wantWall)
+		}
+		regressed := sumSeries(mfs, "spark_workload_regression", map[string]string{"workload": key})
+		if (i == 7) != (regressed > 0) {
+			t.Errorf("after run %d: %v measures regressed", i, regressed)
+		}
+		ratio, _ := series(mfs, "spark_workload_last_run_ratio", map[string]string{"workload": key, "measure": "wall_time"})
+		base, _ := series(mfs, "spark_workload_baseline", map[string]string{"workload": key, "measure": "wall_time"})
+		last, _ := series(mfs, "spark_workload_last_run_value", map[string]string{"workload": key, "measure": "wall_time"})
+		if base <= 0 || !near(ratio, last/base) {
+			t.Errorf("after run %d: wall-time ratio %v, last %v / baseline %v", i, ratio, last, base)
+		}
+		res, okr := w.History().Evaluate(key, filepath.Base(p), "")
+		if !okr || res.StatusLabel() != status[i] {
+			t.Errorf("after run %d: history says %q", i, res.StatusLabel())
+		}
+	}
+}
+
+// Runs of more workloads than --workload.max-workloads are counted as
+// dropped, and no series of theirs appears.
+func TestWorkloadsBounded(t *testing.T) {
+	runs, err := simulate.WorkloadRuns(4, time.Date(2026, 11, 1, 2, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs[1].Properties["spark.sparkglance.workload"] = "other" // a workload of its own
+	src, dir := t.TempDir(), t.TempDir()
+	cfg := testConfig(dir)
+	cfg.MaxWorkloads = 1
+	w := startWatcher(t, cfg)
+	waitReady(t, w)
+	for _, r := range runs[:2] {
+		p := filepath.Join(src, r.AppID)
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := simulate.Write(f, r.Config); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(p, filepath.Join(dir, r.AppID)); err != nil {
+			t.Fatal(err)
+		}
+		// One at a time, so that the first one holds the only place.
+		waitFor(t, 30*time.Second, "run seen", func() bool { return len(w.History().Workloads()) == 1 })
+	}
+	waitFor(t, 30*time.Second, "one run dropped", func() bool {
+		v, _ := series(gather(t, w), "sparkglance_workload_dropped_total", nil)
+		return v == 1
+	})
+	if ks := w.History().Workloads(); len(ks) != 1 || ks[0] != "nightly sales rollup <date>" {
+		t.Errorf("workloads %q, want the first one only", ks)
+	}
+	if _, ok := series(gather(t, w), "spark_workload_runs_total", map[string]string{"workload": "other", "status": "no_baseline"}); ok {
+		t.Error("a series of the dropped workload")
+	}
+}
+
+// A real Prometheus scrapes the exporter over a directory into which the
+// generator's runs are copied one after another: it sees each run counted,
+// and spark_workload_regression is 1 (on wall time, core-hours and cost)
+// while the regressed run is the latest, and 0 for every other run.
+func TestPrometheusSeesWorkloadRegression(t *testing.T) {
+	const n = 10
+	paths := writeWorkloadRuns(t, n)
+	dir := t.TempDir()
+	base, _ := startExporter(t, testConfig(dir))
+	prom := promtest.StartScraping(t, strings.TrimPrefix(base, "http://"))
+	const key = "nightly sales rollup <date>"
+	for i, p := range paths {
+		if err := os.Rename(p, filepath.Join(dir, filepath.Base(p))); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, 30*time.Second, fmt.Sprintf("Prometheus sees run %d", i), func() bool {
+			s := promQuery(prom, `sum(spark_workload_runs_total{workload="`+key+`"})`)
+			return len(s) == 1 && s[0].Value == float64(i+1)
+		})
+		regressed := map[string]float64{}
+		for _, s := range promQuery(prom, `spark_workload_regression{workload="`+key+`"}`) {
+			regressed[s.Labels["measure"]] = s.Value
+		}
+		switch {
+		case i < 3:
+			if len(regressed) != 0 {
+				t.Errorf("run %d: regression series %v before the baseline exists", i, regressed)
+			}
+		case i == 7:
+			for m, v := range regressed {
+				if want := m == "wall_time" || m == "core_hours" || m == "cost"; v != map[bool]float64{true: 1, false: 0}[want] {
+					t.Errorf("run %d (regressed): %s = %v", i, m, v)
+				}
+			}
+			if regressed["wall_time"] != 1 {
+				t.Errorf("run %d (regressed): wall_time = %v", i, regressed["wall_time"])
+			}
+		default:
+			for m, v := range regressed {
+				if v != 0 {
+					t.Errorf("run %d: regression on %s = %v, want 0", i, m, v)
+				}
+			}
+			if len(regressed) == 0 {
+				t.Errorf("run %d: no regression series", i)
+			}
+		}
+	}
+	if s := promQuery(prom, `spark_workload_runs_total{workload="`+key+`",status="regressed"}`); len(s) != 1 || s[0].Value != 1 {
+		t.Errorf("regressed runs: %v, want 1", s)
+	}
+}
+
+// serve links each judged run of /workloads/{key} to its comparison page
+// with its baseline run, built from both runs' analyses while they are
+// held; the regressed run's page is the compare page of its two runs.
+func TestWorkloadComparePageServed(t *testing.T) {
+	paths := writeWorkloadRuns(t, 10)
+	dir := t.TempDir()
+	for _, p := range paths {
+		if err := os.Rename(p, filepath.Join(dir, filepath.Base(p))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base, w := startExporter(t, testConfig(dir))
+	const key = "nightly sales rollup <date>"
+	waitFor(t, 60*time.Second, "ten runs", func() bool { return len(w.History().Runs(key)) == 10 })
+	res, ok := w.History().Evaluate(key, "app-20261108020000-0008", "")
+	if !ok || !res.Fires() {
+		t.Fatalf("run 8: %+v", res)
+	}
+	esc := strings.ReplaceAll(url.PathEscape(key), "<", "%3C")
+	page := httpGet(t, base+"/workloads/"+esc)
+	if !strings.Contains(page, `"compare":"`+esc+`/compare/app-20261108020000-0008"`) {
+		t.Errorf("the workload page does not link the regressed run's comparison page")
+	}
+	cmp := httpGet(t, base+"/workloads/"+esc+"/compare/app-20261108020000-0008")
+	for _, s := range []string{"app-20261108020000-0008", res.Baseline.Closest, `"baseDoc"`, `"newDoc"`} {
+		if !strings.Contains(cmp, s) {
+			t.Errorf("compare page lacks %q", s)
+		}
+	}
+}
