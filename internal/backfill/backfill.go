@@ -27,7 +27,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/inorder"
 	sm "github.com/sparkglance/sparkglance/internal/metricschema"
@@ -391,7 +390,7 @@ func (s *sampler) at(ms int64, v float64, extra ...string) {
 		// Invalid UTF-8 (an application name from a damaged or foreign
 		// log) would make promtool reject the whole file: replaced as on
 		// /metrics.
-		w.WriteString(escape(exporter.LabelValue(kv[i+1])))
+		w.WriteString(escape(sm.LabelValue(kv[i+1])))
 		w.WriteByte('"')
 	}
 	w.WriteString("} ")
