@@ -86,22 +86,27 @@ func (st *Stage) TaskSums() TaskSums {
 	return s
 }
 
-// addExecutorTask adds a spread task's sums to its executor id's (across
-// re-registrations, so they never go backwards).
-func (a *App) addExecutorTask(id string, s *TaskSums) {
-	t := a.execSums[id]
-	if t == nil {
-		t = &TaskSums{}
-		a.execSums[id] = t
+// addExecutorTask adds a spread task's sums to its executor's (by the
+// executor id's index, across re-registrations, so they never go
+// backwards).
+func (a *App) addExecutorTask(exec int32, s *TaskSums) {
+	if int(exec) >= len(a.execSums) {
+		a.execSums = append(a.execSums, make([]*TaskSums, int(exec)+1-len(a.execSums))...)
 	}
-	t.Add(s)
+	if a.execSums[exec] == nil {
+		a.execSums[exec] = &TaskSums{}
+	}
+	a.execSums[exec].Add(s)
 }
 
-// reportExecutorTaskSums copies the per-executor sums for a report.
+// reportExecutorTaskSums copies the per-executor sums for a report: every
+// executor id with a task on the timeline.
 func (a *App) reportExecutorTaskSums() map[string]TaskSums {
 	out := make(map[string]TaskSums, len(a.execSums))
-	for id, s := range a.execSums {
-		out[id] = *s
+	for i, s := range a.execSums {
+		if s != nil {
+			out[a.execIDs[i]] = *s
+		}
 	}
 	return out
 }
