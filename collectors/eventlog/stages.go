@@ -154,17 +154,8 @@ func addStage(row *stageRow, s *analysis.Stage, lastEvent int64) {
 	row.tasks[0] += float64(s.NumCompleteTasks)
 	row.tasks[1] += float64(s.NumFailedTasks)
 	row.tasks[2] += float64(s.NumKilledTasks)
-	row.Time[taskTimeIndex["cpu"]] += float64(s.ExecutorCPUTime) / 1e9
-	row.Time[taskTimeIndex["shuffle"]] += float64(s.ShuffleFetchWaitTime)/1e3 + float64(s.ShuffleWriteTime)/1e9
-	row.Time[taskTimeIndex["serde"]] += float64(s.ExecutorDeserializeCPUTime)/1e9 + float64(s.ResultSerializationTime)/1e3
-	row.Time[taskTimeIndex["gc"]] += float64(s.JVMGCTime) / 1e3
-	row.Time[taskTimeIndex["run"]] += float64(s.ExecutorRunTime) / 1e3
-	row.MemorySpill += float64(s.MemoryBytesSpilled)
-	row.DiskSpill += float64(s.DiskBytesSpilled)
-	row.ShuffleRead += float64(s.ShuffleReadBytes)
-	row.ShuffleWrite += float64(s.ShuffleWriteBytes)
-	row.Input += float64(s.InputBytes)
-	row.Output += float64(s.OutputBytes)
+	sums := s.TaskSums()
+	row.execTotals.Add(&sums)
 }
 
 func (row *stageRow) add(o *stageRow) {

@@ -30,7 +30,7 @@ type App struct {
 	execs     map[string]*executor // the current incarnation per id, as Spark's store keeps it
 	execIndex map[string]int32     // stable small index per executor id (spill cells)
 	execIDs   []string
-	execSums  map[string]*TaskSums // spread tasks' sums per executor id
+	execSums  []*TaskSums // spread tasks' sums by execIdx; nil for an executor without one
 	lifetimes []lifetime
 	openLife  map[string]int // executor id → index of its open lifetime
 	openCores int            // Σ cores of the open lifetimes, kept as they open and close
@@ -111,7 +111,6 @@ func New(cfg Config) *App {
 		rpCPUs:      map[int]int{},
 		execs:       map[string]*executor{},
 		execIndex:   map[string]int32{},
-		execSums:    map[string]*TaskSums{},
 		openLife:    map[string]int{},
 		stages:      map[stageKey]*stage{},
 		attempts:    map[int][]int{},

@@ -117,7 +117,7 @@ func (a *App) spreadTask(e *sparklog.TaskEnd) {
 		stage: int32(e.StageID),
 		exec:  a.execIdx(e.Task.ExecutorID),
 	}
-	a.addExecutorTask(e.Task.ExecutorID, &sums)
+	a.addExecutorTask(c.exec, &sums)
 	a.totals.add(&c)
 	a.timeline.taskEnded(e.StageID, launch, finish)
 	a.timeline.spread(launch, finish, &c)

@@ -50,6 +50,12 @@ func taskSumsOf(launch, finish int64, m *sparklog.TaskMetrics) TaskSums {
 	if m == nil {
 		return s
 	}
+	s.setMetrics(m)
+	return s
+}
+
+// setMetrics sets the categories and bytes that task metrics give.
+func (s *TaskSums) setMetrics(m *sparklog.TaskMetrics) {
 	s.Time[TaskTimeCPU] = float64(m.ExecutorCPUTime) / 1e9
 	s.Time[TaskTimeShuffle] = float64(m.ShuffleRead.FetchWaitTime)/1e3 + float64(m.ShuffleWrite.WriteTime)/1e9
 	s.Time[TaskTimeSerde] = float64(m.ExecutorDeserializeCPUTime)/1e9 + float64(m.ResultSerializationTime)/1e3
@@ -60,25 +66,47 @@ func taskSumsOf(launch, finish int64, m *sparklog.TaskMetrics) TaskSums {
 	s.ShuffleWrite = float64(m.ShuffleWrite.BytesWritten)
 	s.Input = float64(m.Input.BytesRead)
 	s.Output = float64(m.Output.BytesWritten)
+}
+
+// TaskSums are the stage attempt's task metrics by category, from Spark's
+// stage sums; its run time is Spark's executorRunTime, the time the tasks'
+// code ran, not launch to finish.
+func (st *Stage) TaskSums() TaskSums {
+	var s TaskSums
+	s.setMetrics(&sparklog.TaskMetrics{
+		ExecutorCPUTime: st.ExecutorCPUTime, ExecutorDeserializeCPUTime: st.ExecutorDeserializeCPUTime,
+		ResultSerializationTime: st.ResultSerializationTime, JVMGCTime: st.JVMGCTime,
+		MemoryBytesSpilled: st.MemoryBytesSpilled, DiskBytesSpilled: st.DiskBytesSpilled,
+		ShuffleRead:  sparklog.ShuffleReadMetrics{FetchWaitTime: st.ShuffleFetchWaitTime, RemoteBytesRead: st.ShuffleReadBytes},
+		ShuffleWrite: sparklog.ShuffleWriteMetrics{WriteTime: st.ShuffleWriteTime, BytesWritten: st.ShuffleWriteBytes},
+		Input:        sparklog.InputMetrics{BytesRead: st.InputBytes},
+		Output:       sparklog.OutputMetrics{BytesWritten: st.OutputBytes},
+	})
+	s.Time[TaskTimeRun] = float64(st.ExecutorRunTime) / 1e3
 	return s
 }
 
-// addExecutorTask adds a spread task's sums to its executor id's (across
-// re-registrations, so they never go backwards).
-func (a *App) addExecutorTask(id string, s *TaskSums) {
-	t := a.execSums[id]
-	if t == nil {
-		t = &TaskSums{}
-		a.execSums[id] = t
+// addExecutorTask adds a spread task's sums to its executor's (by the
+// executor id's index, across re-registrations, so they never go
+// backwards).
+func (a *App) addExecutorTask(exec int32, s *TaskSums) {
+	if int(exec) >= len(a.execSums) {
+		a.execSums = append(a.execSums, make([]*TaskSums, int(exec)+1-len(a.execSums))...)
 	}
-	t.Add(s)
+	if a.execSums[exec] == nil {
+		a.execSums[exec] = &TaskSums{}
+	}
+	a.execSums[exec].Add(s)
 }
 
-// reportExecutorTaskSums copies the per-executor sums for a report.
+// reportExecutorTaskSums copies the per-executor sums for a report: every
+// executor id with a task on the timeline.
 func (a *App) reportExecutorTaskSums() map[string]TaskSums {
 	out := make(map[string]TaskSums, len(a.execSums))
-	for id, s := range a.execSums {
-		out[id] = *s
+	for i, s := range a.execSums {
+		if s != nil {
+			out[a.execIDs[i]] = *s
+		}
 	}
 	return out
 }
