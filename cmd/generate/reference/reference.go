@@ -82,7 +82,7 @@ executor's memory is its container's, as Spark sizes it: ` + "`spark.executor.me
 at least 384 MiB. The defaults are Google Cloud Compute Engine's on-demand list prices of
 an N2 predefined vCPU (0.031611 USD per hour) and GiB of memory (0.004237 USD per hour)
 in us-central1 (Iowa), https://cloud.google.com/compute/vm-instance-pricing, as listed
-in 2024: a public price that splits a VM's hour into the two parts Spark allocates. Give
+in 2024 (SKUs BB77-5FDA-69D9 and 5B01-D157-A097; OpenCost's default prices are the same): a public price that splits a VM's hour into the two parts Spark allocates. Give
 your own (reserved, spot, another cloud) with the flags; ` + "`--cost.core-hour=0`" + ` turns
 cost off everywhere. Wasted cost is the share of the cost that the idle allocated core
 time stands for (cost × wasted core-hours ÷ available core-hours, wasted core-hours being
