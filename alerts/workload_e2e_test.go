@@ -7,12 +7,15 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -36,6 +39,11 @@ import (
 // here. SparkWorkloadRegressed fires for the regressed run only — on wall
 // time, core-hours and cost, the measures the findings table's thresholds
 // pass — and resolves when the next run finishes.
+// After each run the test waits until the rules were evaluated on it, so
+// a regression flagged on an earlier run leaves a pending ALERTS sample;
+// at the end every ALERTS sample must lie while the regressed run was the
+// latest, and Alertmanager must have delivered exactly its three alerts,
+// firing then and resolved after the next run.
 func TestWorkloadRegressedThroughAlertmanager(t *testing.T) {
 	amBin := testkit.RequireTool(t, "prometheus-alertmanager")
 	testkit.RequireTool(t, "prometheus")
@@ -69,7 +77,7 @@ func TestWorkloadRegressedThroughAlertmanager(t *testing.T) {
 	sg := strings.TrimPrefix(exportertest.Start(t, cat).URL, "http://")
 
 	var current atomic.Int64 // the run copied last
-	hook := &alertHook{current: &current, firing: map[string][]int64{}}
+	hook := &alertHook{current: &current, firing: map[string][]int64{}, resolved: map[string][]int64{}}
 	hookSrv := httptest.NewServer(hook)
 	defer hookSrv.Close()
 	amConfig := fmt.Sprintf(`route:
@@ -121,8 +129,36 @@ scrape_configs:
 		}
 		t.Fatalf("not within 60 s: %s (alerts delivered: %v)", what, hook.names())
 	}
+	// evaluatedSince: every rule group was evaluated after at, so on data
+	// Prometheus had committed by then.
+	evaluatedSince := func(at time.Time) bool {
+		var body struct {
+			Data struct {
+				Groups []struct {
+					LastEvaluation time.Time `json:"lastEvaluation"`
+				} `json:"groups"`
+			} `json:"data"`
+		}
+		if err := prom.Get("/api/v1/rules", &body); err != nil || len(body.Data.Groups) == 0 {
+			return false
+		}
+		for _, g := range body.Data.Groups {
+			if !g.LastEvaluation.After(at) {
+				return false
+			}
+		}
+		return true
+	}
+	regressed := slices.IndexFunc(runs, func(r simulate.WorkloadRun) bool { return r.Change == simulate.WorkloadPropertySlow })
+	if regressed < 1 || regressed == len(runs)-1 {
+		t.Fatalf("the generator's regressed run is run %d of %d: want one with runs before and after it", regressed, len(runs))
+	}
+	// copied[i]: run i was about to become the latest; seen[i]: Prometheus
+	// had scraped it (a later time, on the same clock as its timestamps).
+	copied, seen := make([]time.Time, len(runs)), make([]time.Time, len(runs))
 	for i, r := range runs {
 		current.Store(int64(i))
+		copied[i] = time.Now()
 		if err := os.Rename(filepath.Join(src, r.AppID), filepath.Join(logs, r.AppID)); err != nil {
 			t.Fatal(err)
 		}
@@ -130,7 +166,12 @@ scrape_configs:
 			s, _ := prom.Samples(`sum(spark_workload_runs_total{workload="` + key + `"})`)
 			return len(s) == 1 && s[0].Value == float64(i+1)
 		})
-		if r.Change == simulate.WorkloadPropertySlow {
+		seen[i] = time.Now()
+		// Had this run regressed, the alert is pending (an ALERTS sample
+		// checked below) once the rules ran on it: wait for that rather
+		// than the alert's `for`.
+		until(fmt.Sprintf("the rules evaluated on run %d", i), func() bool { return evaluatedSince(seen[i]) })
+		if i == regressed {
 			until("SparkWorkloadRegressed delivered for the regressed run", func() bool { return len(hook.names()) == 3 })
 		}
 	}
@@ -140,29 +181,71 @@ scrape_configs:
 		s, _ := prom.Samples(`ALERTS{alertname="SparkWorkloadRegressed"}`)
 		return len(s) == 0
 	})
-	if got, want := hook.names(), []string{key + "/core_hours", key + "/cost", key + "/wall_time"}; !slices.Equal(got, want) {
-		t.Errorf("alerts delivered %v, want %v", got, want)
+	until("Alertmanager delivers the resolve of each alert", func() bool { return len(hook.resolvedNames()) == 3 })
+	want := []string{key + "/core_hours", key + "/cost", key + "/wall_time"}
+	if got := hook.names(); !slices.Equal(got, want) {
+		t.Errorf("alerts delivered firing %v, want %v", got, want)
+	}
+	if got := hook.resolvedNames(); !slices.Equal(got, want) {
+		t.Errorf("alerts delivered resolved %v, want %v", got, want)
 	}
 	for name, at := range hook.snapshot() {
 		for _, run := range at {
-			if runs[run].Change != simulate.WorkloadPropertySlow {
+			if run != int64(regressed) {
 				t.Errorf("%s delivered firing while run %d (%s) was the latest", name, run, runs[run].Change)
 			}
 		}
 	}
-	// Prometheus' own record: the alert was never active for another measure.
-	s, err := prom.Samples(`count by (measure) (max_over_time(ALERTS{alertname="SparkWorkloadRegressed",alertstate="firing"}[10m]))`)
-	if err != nil || len(s) != 3 {
-		t.Errorf("measures the alert fired on: %v (%v), want 3", s, err)
+	for name, at := range hook.resolvedSnapshot() {
+		for _, run := range at {
+			if run <= int64(regressed) {
+				t.Errorf("%s delivered resolved while run %d (%s) was the latest", name, run, runs[run].Change)
+			}
+		}
+	}
+	// Prometheus' own record, every sample of ALERTS the rules wrote: the
+	// alert was pending or firing only while the regressed run was the
+	// latest, and fired on the three measures.
+	var body struct {
+		Data struct {
+			Result []struct {
+				Metric map[string]string `json:"metric"`
+				Values [][2]any          `json:"values"`
+			} `json:"result"`
+		} `json:"data"`
+	}
+	if err := prom.Get("/api/v1/query?query="+url.QueryEscape(`ALERTS{alertname="SparkWorkloadRegressed"}[1h]`), &body); err != nil {
+		t.Fatal(err)
+	}
+	var fired []string
+	for _, series := range body.Data.Result {
+		m := series.Metric
+		if m["alertstate"] == "firing" {
+			fired = append(fired, m["workload"]+"/"+m["measure"])
+		}
+		for _, v := range series.Values {
+			sec, _ := v[0].(float64)
+			at := time.UnixMilli(int64(sec * 1000))
+			if at.Before(copied[regressed]) || at.After(seen[regressed+1]) {
+				latest := sort.Search(len(runs), func(i int) bool { return copied[i].After(at) }) - 1
+				t.Errorf("ALERTS %s/%s %s at %s (run %d copied last): outside the regressed run %d",
+					m["workload"], m["measure"], m["alertstate"], at.Format(time.RFC3339Nano), latest, regressed)
+			}
+		}
+	}
+	slices.Sort(fired)
+	if !slices.Equal(fired, want) {
+		t.Errorf("ALERTS firing for %v, want %v", fired, want)
 	}
 }
 
 // alertHook records, per alert (workload/measure), the runs that were
-// the latest when Alertmanager delivered it firing.
+// the latest when Alertmanager delivered it firing and resolved.
 type alertHook struct {
-	current *atomic.Int64
-	mu      sync.Mutex
-	firing  map[string][]int64
+	current  *atomic.Int64
+	mu       sync.Mutex
+	firing   map[string][]int64
+	resolved map[string][]int64
 }
 
 func (h *alertHook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -179,29 +262,38 @@ func (h *alertHook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, a := range msg.Alerts {
-		if a.Status == "firing" && a.Labels["alertname"] == "SparkWorkloadRegressed" {
-			k := a.Labels["workload"] + "/" + a.Labels["measure"]
+		if a.Labels["alertname"] != "SparkWorkloadRegressed" {
+			continue
+		}
+		k := a.Labels["workload"] + "/" + a.Labels["measure"]
+		switch a.Status {
+		case "firing":
 			h.firing[k] = append(h.firing[k], h.current.Load())
+		case "resolved":
+			h.resolved[k] = append(h.resolved[k], h.current.Load())
 		}
 	}
 }
 
-func (h *alertHook) names() []string {
+func (h *alertHook) names() []string         { return h.keys(h.firing) }
+func (h *alertHook) resolvedNames() []string { return h.keys(h.resolved) }
+
+func (h *alertHook) keys(m map[string][]int64) []string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	var out []string
-	for k := range h.firing {
-		out = append(out, k)
-	}
+	out := slices.Collect(maps.Keys(m))
 	slices.Sort(out)
 	return out
 }
 
-func (h *alertHook) snapshot() map[string][]int64 {
+func (h *alertHook) snapshot() map[string][]int64         { return h.clone(h.firing) }
+func (h *alertHook) resolvedSnapshot() map[string][]int64 { return h.clone(h.resolved) }
+
+func (h *alertHook) clone(m map[string][]int64) map[string][]int64 {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	out := map[string][]int64{}
-	for k, v := range h.firing {
+	for k, v := range m {
 		out[k] = slices.Clone(v)
 	}
 	return out
