@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -80,6 +82,9 @@ func demoConfig(run int, start time.Time) simulate.Config {
 // than real time on clock, again and again with a new application id,
 // until ctx ends.
 func runDemo(ctx context.Context, dir string, speed float64, clock simulate.Clock, logger *slog.Logger) {
+	if err := writeDemoHistory(dir, clock.Now()); err != nil {
+		logger.Error("demo: could not write the earlier runs", "err", err)
+	}
 	for run := 1; ctx.Err() == nil; run++ {
 		cfg := demoConfig(run, clock.Now())
 		logger.Info("demo: simulated Spark application starts", "app_id", cfg.AppID, "dir", dir)
@@ -91,6 +96,39 @@ func runDemo(ctx context.Context, dir string, speed float64, clock simulate.Cloc
 		logger.Info("demo: simulated Spark application ended", "app_id", cfg.AppID, "log", path)
 		_ = clock.Sleep(ctx, time.Duration(float64(demoPause)/speed))
 	}
+}
+
+// demoHistoryRuns is how many finished runs of the demo's job are in its
+// directory before the live one starts: enough for a baseline (3) and one
+// run judged against it, so the workload pages, the spark_workload_*
+// series and the Workloads dashboard have something to show from the
+// first scrape.
+const demoHistoryRuns = 4
+
+// demoHistorySpacing is how far apart the earlier runs started: recent
+// enough for the exporter's default one-hour --eventlog.retention.
+const demoHistorySpacing = 10 * time.Minute
+
+// writeDemoHistory writes the demo job's earlier runs, finished, into dir:
+// the same job (one workload key) with other seeds, so their numbers
+// scatter like real runs, the last one starting demoHistorySpacing before
+// now.
+func writeDemoHistory(dir string, now time.Time) error {
+	for i := range demoHistoryRuns {
+		start := now.Add(-time.Duration(demoHistoryRuns-i) * demoHistorySpacing)
+		cfg := demoConfig(0, start)
+		cfg.AppID = fmt.Sprintf("app-%s-%04d", start.UTC().Format("20060102150405"), 9000+i)
+		cfg.Seed = uint64(9000 + i)
+		f, err := os.Create(filepath.Join(dir, cfg.AppID))
+		if err != nil {
+			return err
+		}
+		_, werr := simulate.Write(f, cfg)
+		if err := cmp.Or(werr, f.Close()); err != nil {
+			return fmt.Errorf("demo: writing %s: %w", f.Name(), err)
+		}
+	}
+	return nil
 }
 
 // removeDemoDir removes the demo's directory and what the simulator wrote
@@ -143,6 +181,8 @@ func printDemoBanner(w io.Writer, dir, telemetryPath string, addrs []net.Addr, s
 			"every %s from %s (one falls behind); %s after it ends, the next run starts as a new application.\n",
 			at(tl.end), simulate.StreamingTrigger, at(tl.firstBatch), at(demoPause))
 	}
+	fmt.Fprintf(w, "Beside it, %d finished earlier runs of the same job (started %s apart) give it a baseline: see /workloads.\n",
+		demoHistoryRuns, demoHistorySpacing)
 	for _, a := range addrs {
 		host, port, err := net.SplitHostPort(a.String())
 		if err != nil {
@@ -153,6 +193,7 @@ func printDemoBanner(w io.Writer, dir, telemetryPath string, addrs []net.Addr, s
 		}
 		base := "http://" + net.JoinHostPort(host, port)
 		fmt.Fprintf(w, "live pages: %s/apps  (the running and finished applications, updated every few seconds)\n", base)
+		fmt.Fprintf(w, "workloads:  %s/workloads  (the job's runs against their baseline)\n", base)
 		fmt.Fprintf(w, "metrics:    %s%s  (try: curl -s %s%s | grep '^spark_')\n", base, telemetryPath, base, telemetryPath)
 	}
 }

@@ -435,6 +435,66 @@ func TestDemoBannerMatchesTheDemo(t *testing.T) {
 	near("the first run's length", ms(ends[0]), runs)
 	near("the first streaming batch", ms(firstBatch), first)
 	near("the next run's start after the end", ms(starts[0])-ms(ends[0]), pause)
+
+	// The earlier runs: as many as it says, finished, of the live run's job
+	// (same application name, so one workload), started as far apart as it
+	// says, the last one before the live run started.
+	hist := regexp.MustCompile(`(\d+) finished earlier runs of the same job \(started (\S+) apart\)`).FindStringSubmatch(text)
+	if hist == nil || !strings.Contains(text, "http://127.0.0.1:18090/workloads") {
+		t.Fatalf("banner does not tell of the earlier runs and /workloads:\n%s", text)
+	}
+	n, _ := strconv.Atoi(hist[1])
+	spacing := parseDur(t, hist[2])
+	plain, _ := filepath.Glob(filepath.Join(dir, "app-*"))
+	var earlier []struct {
+		name       string
+		start, end int64
+	}
+	for _, p := range plain {
+		if strings.Contains(filepath.Base(p), ".") { // the live runs' .zstd logs
+			continue
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var run struct {
+			name       string
+			start, end int64
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			var ev struct {
+				Event     string
+				AppName   string          `json:"App Name"`
+				Timestamp json.RawMessage // a number in application events
+			}
+			if err := json.Unmarshal([]byte(line), &ev); err != nil {
+				t.Fatalf("%s: %v", p, err)
+			}
+			switch ev.Event {
+			case "SparkListenerApplicationStart":
+				run.name, run.start = ev.AppName, demoEvent{Timestamp: ev.Timestamp}.ms(t)
+			case "SparkListenerApplicationEnd":
+				run.end = demoEvent{Timestamp: ev.Timestamp}.ms(t)
+			}
+		}
+		earlier = append(earlier, struct {
+			name       string
+			start, end int64
+		}(run))
+	}
+	if len(earlier) != n {
+		t.Fatalf("the demo wrote %d earlier runs, the banner says %d", len(earlier), n)
+	}
+	live := demoConfig(1, start)
+	for i, r := range earlier {
+		if r.name != live.AppName || r.end == 0 {
+			t.Errorf("earlier run %d: name %q (want %q), end %d: not a finished run of the demo's job", i, r.name, live.AppName, r.end)
+		}
+		if want := start.Add(-time.Duration(n-i) * spacing).UnixMilli(); r.start != want {
+			t.Errorf("earlier run %d starts at %d, want %d (%v apart, the last before the live run)", i, r.start, want, spacing)
+		}
+	}
 }
 
 func parseDur(t *testing.T, s string) time.Duration {
