@@ -1,0 +1,95 @@
+package sparklog
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/sparkglance/sparkglance/internal/testkit"
+	"github.com/sparkglance/sparkglance/internal/testkit/objstoretest"
+)
+
+// A key with newline and tab, as an application could name its log.
+const oddKey = "logs/app\n\tnewline-and-tab"
+
+// One key with U+0001 under the prefix does not break the listing of the
+// others: S3 writes it as &#x1;, which no XML parser takes, unless the
+// listing is asked URL-encoded.
+func TestS3KeyWithControlCharacterKeepsListing(t *testing.T) {
+	store := objstoretest.StartS3(t)
+	store.Put(t, "logs/app-1", []byte("{}\n"))
+	store.Put(t, "logs/bad\x01key", []byte("{}\n"))
+	logs, err := DiscoverGiven(store.URL("logs"))
+	if err != nil {
+		t.Fatalf("listing: %v", err)
+	}
+	if got, want := keysOf(logs), []string{store.Ref("logs/app-1"), store.Ref("logs/bad\x01key")}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("listed %q, want %q", got, want)
+	}
+}
+
+// A log whose key holds a newline and a tab is listed, stat'ed and read
+// (gocloud's escaping of keys would ask for "app__0xa____0x9__…").
+func TestS3KeyWithNewlineAndTabIsRead(t *testing.T) {
+	store := objstoretest.StartS3(t)
+	data, err := os.ReadFile(testkit.Events(t, "local-1422981780767"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := int64(strings.Count(string(data), "\n"))
+	store.Put(t, oddKey, data)
+	logs, err := DiscoverGiven(store.URL("logs"))
+	if err != nil || len(logs) != 1 || logs[0].Key != store.Ref(oddKey) || logs[0].Files[0].Size != int64(len(data)) {
+		t.Fatalf("listed %+v, %v", logs, err)
+	}
+	st, err := Read(logs[0], HandlerFuncs{}, Options{})
+	if err != nil || st.Events != want || st.BytesIn != int64(len(data)) || !st.Finished {
+		t.Errorf("read %+v, %v; want %d events", st, err, want)
+	}
+	if fi, err := statPath(store.Ref(oddKey)); err != nil || fi.Size() != int64(len(data)) {
+		t.Errorf("stat %v, %v", fi, err)
+	}
+	// From an offset, as a follower reads on.
+	r, err := openObject(t.Context(), store.Ref(oddKey), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	rest, err := io.ReadAll(r)
+	if err != nil || string(rest) != string(data[10:]) {
+		t.Errorf("read from 10: %d bytes, %v; want %d", len(rest), err, len(data)-10)
+	}
+}
+
+// Messages name such an object quoted: a stat error, a problem, a
+// location that cannot be a URL.
+func TestS3MessagesQuoteKeys(t *testing.T) {
+	store := objstoretest.StartS3(t)
+	if _, err := DiscoverGiven(store.URL("logs")); err != nil { // opens the bucket at the fake's address
+		t.Fatal(err)
+	}
+	_, statErr := statPath(store.Ref(oddKey))
+	if !errors.Is(statErr, fs.ErrNotExist) {
+		t.Fatalf("stat of a missing object: %v, want fs.ErrNotExist", statErr)
+	}
+	p := Problem{File: store.Ref(oddKey), Kind: "unreadable", Reason: "gone"}
+	_, urlErr := DiscoverGiven(store.URL(oddKey)) // a URL cannot hold a raw newline
+	bucket := `"s3://` + store.Bucket + `/`
+	for _, msg := range []string{fmt.Sprint(statErr), p.String(), fmt.Sprint(urlErr)} {
+		if strings.ContainsAny(msg, "\n\t") || !strings.Contains(msg, bucket) || !strings.Contains(msg, `app\n\tnewline-and-tab`) {
+			t.Errorf("message %q: want the name quoted, without a raw newline or tab", msg)
+		}
+	}
+}
+
+func keysOf(logs []Log) []string {
+	var out []string
+	for _, l := range logs {
+		out = append(out, l.Key)
+	}
+	return out
+}
