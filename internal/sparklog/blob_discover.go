@@ -115,13 +115,7 @@ func listObjects(ctx context.Context, b *blob.Bucket, ref, key string, opts Disc
 			return nil, objectError(ref, err)
 		}
 		for _, o := range objs {
-			k, err := listedKey(b, o)
-			if err != nil {
-				st.token = nil
-				clear(st.partial)
-				return nil, objectError(ref, fmt.Errorf("a listed key is not URL-encoded (%q): %w", o.Key, err))
-			}
-			rel := strings.TrimPrefix(k, prefix)
+			rel := strings.TrimPrefix(listedKey(b, o), prefix)
 			if o.IsDir || rel == "" || strings.Count(rel, "/") > 1 {
 				continue // deeper than a rolling log's parts: not read, as on disk
 			}

@@ -2,6 +2,7 @@ package sparklog
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/url"
 	"strconv"
@@ -14,6 +15,7 @@ import (
 	awssdk "github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+	"github.com/aws/smithy-go/middleware"
 	"gocloud.dev/blob"
 
 	"github.com/sparkglance/sparkglance/internal/human"
@@ -66,27 +68,63 @@ func s3ListOptions(b *blob.Bucket, prefix string) *blob.ListOptions {
 				in.Prefix = awssdk.String(prefix)
 			}
 		}
+		var optFns *[]func(*s3.Options)
+		if as(&optFns) {
+			*optFns = append(*optFns, func(o *s3.Options) {
+				o.APIOptions = append(o.APIOptions, decodeListedKeys)
+			})
+		}
 		return nil
 	}
 	return opts
 }
 
-// listedKey is the key of a listed object as the store has it: for S3,
-// URL-decoded from the listing's own (gocloud's is un-escaped as its
-// escapes, which a decoded key is not).
-func listedKey(b *blob.Bucket, o *blob.ListObject) (string, error) {
+// decodeListedKeys URL-decodes the keys of a ListObjectsV2 answer in
+// place when the answer says it encoded them: an S3-compatible store that
+// ignores EncodingType sends keys as they are, "%" and "+" included.
+func decodeListedKeys(stack *middleware.Stack) error {
+	return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("sparkglanceDecodeListedKeys",
+		func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+			out, md, err := next.HandleInitialize(ctx, in)
+			res, ok := out.Result.(*s3.ListObjectsV2Output)
+			if err != nil || !ok || res.EncodingType != types.EncodingTypeUrl {
+				return out, md, err
+			}
+			for i, o := range res.Contents {
+				if o.Key == nil {
+					continue
+				}
+				k, derr := url.QueryUnescape(*o.Key)
+				if derr != nil {
+					return out, md, fmt.Errorf("a listed key is not URL-encoded (%q): %w", *o.Key, derr)
+				}
+				res.Contents[i].Key = &k
+			}
+			for i, p := range res.CommonPrefixes {
+				if p.Prefix == nil {
+					continue
+				}
+				if k, derr := url.QueryUnescape(*p.Prefix); derr == nil {
+					res.CommonPrefixes[i].Prefix = &k
+				}
+			}
+			return out, md, err
+		}), middleware.After)
+}
+
+// listedKey is the key of a listed object as the store has it: for S3 and
+// Azure, the SDK's (decoded), not gocloud's, which un-escapes it again as
+// if it were in gocloud's escape form.
+func listedKey(b *blob.Bucket, o *blob.ListObject) string {
 	var item container.BlobItem
 	if _, ok := azureOf(b); ok && o.As(&item) && item.Name != nil {
-		return *item.Name, nil
-	}
-	if _, _, ok := s3Of(b); !ok {
-		return o.Key, nil
+		return *item.Name
 	}
 	var obj types.Object
-	if !o.As(&obj) || obj.Key == nil {
-		return o.Key, nil // a common prefix
+	if _, _, ok := s3Of(b); ok && o.As(&obj) && obj.Key != nil {
+		return *obj.Key // decoded by decodeListedKeys
 	}
-	return url.QueryUnescape(*obj.Key)
+	return o.Key
 }
 
 // Azure: gocloud's azureblob rewrites more (control characters, \ " # %

@@ -33,12 +33,26 @@ func TestGCSKeyWithControlCharacterKeepsListing(t *testing.T) {
 func testControlCharacterKeepsListing(t *testing.T, store objstoretest.Store) {
 	store.Put(t, "logs/app-1", []byte("{}\n"))
 	store.Put(t, "logs/bad\x01key", []byte("{}\n"))
+	store.Put(t, "logs/app 2+3%41__0x41__", []byte("{}\n")) // what URL decoding or gocloud's un-escaping would change
 	logs, err := DiscoverGiven(store.URL("logs"))
 	if err != nil {
 		t.Fatalf("listing: %v", err)
 	}
-	if got, want := keysOf(logs), []string{store.Ref("logs/app-1"), store.Ref("logs/bad\x01key")}; fmt.Sprint(got) != fmt.Sprint(want) {
+	want := []string{store.Ref("logs/app 2+3%41__0x41__"), store.Ref("logs/app-1"), store.Ref("logs/bad\x01key")}
+	if got := keysOf(logs); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("listed %q, want %q", got, want)
+	}
+}
+
+// An S3-compatible store that ignores encoding-type sends keys as they
+// are: they are not URL-decoded then.
+func TestS3ListingNotEncodedKeepsKeys(t *testing.T) {
+	store := objstoretest.StartS3(t)
+	store.IgnoreEncodingType(true)
+	store.Put(t, "logs/app 2+3%41", []byte("{}\n"))
+	logs, err := DiscoverGiven(store.URL("logs"))
+	if err != nil || fmt.Sprint(keysOf(logs)) != fmt.Sprint([]string{store.Ref("logs/app 2+3%41")}) {
+		t.Errorf("listed %q, %v", keysOf(logs), err)
 	}
 }
 

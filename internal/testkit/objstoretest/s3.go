@@ -175,6 +175,8 @@ type S3 struct {
 	Backend  *s3mem.Backend
 	Endpoint string // http://127.0.0.1:port: the fault proxy
 	Bucket   string
+	// ignoreEncoding: listings ignore encoding-type (IgnoreEncodingType).
+	ignoreEncoding atomic.Bool
 }
 
 // StartS3 starts a server with one empty bucket, behind a proxy that can

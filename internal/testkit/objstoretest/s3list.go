@@ -63,6 +63,9 @@ func (s *S3) listV2(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
+	if s.ignoreEncoding.Load() {
+		enc = ""
+	}
 	text := s3Text
 	if enc == "url" {
 		text = func(v string) string { return s3Text(url.QueryEscape(v)) }
@@ -123,3 +126,7 @@ func s3Text(s string) string {
 	}
 	return b.String()
 }
+
+// IgnoreEncodingType makes listings ignore encoding-type, as some
+// S3-compatible stores do: keys are sent as they are.
+func (s *S3) IgnoreEncodingType(on bool) { s.ignoreEncoding.Store(on) }
