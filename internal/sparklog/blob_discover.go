@@ -64,14 +64,14 @@ func discoverObject(location string, opts DiscoverOptions) ([]Log, error) {
 		return nil, err
 	}
 	if key != "" {
-		a, err := b.Attributes(ctx, key)
+		a, err := objectAttributes(ctx, b, key)
 		switch {
 		case err == nil:
 			if isZipName(key) {
 				return discoverZip(canon)
 			}
 			l := singleFileLog(canon)
-			l.Files[0].ModTime, l.Files[0].Size = a.ModTime, a.Size
+			l.Files[0].ModTime, l.Files[0].Size = a.mtime, a.size
 			return []Log{l}, nil
 		case gcerrors.Code(err) != gcerrors.NotFound:
 			return nil, objectError(canon, err)
@@ -107,7 +107,7 @@ func listObjects(ctx context.Context, b *blob.Bucket, ref, key string, opts Disc
 		if len(token) == 0 {
 			token = blob.FirstPageToken
 		}
-		objs, next, err := b.ListPage(ctx, token, objectListPageSize, &blob.ListOptions{Prefix: prefix})
+		objs, next, err := b.ListPage(ctx, token, objectListPageSize, s3ListOptions(b, prefix))
 		st.Requests++
 		if err != nil {
 			st.token = nil
@@ -115,7 +115,7 @@ func listObjects(ctx context.Context, b *blob.Bucket, ref, key string, opts Disc
 			return nil, objectError(ref, err)
 		}
 		for _, o := range objs {
-			rel := strings.TrimPrefix(o.Key, prefix)
+			rel := strings.TrimPrefix(listedKey(b, o), prefix)
 			if o.IsDir || rel == "" || strings.Count(rel, "/") > 1 {
 				continue // deeper than a rolling log's parts: not read, as on disk
 			}
@@ -237,7 +237,7 @@ func discoverObjectRolling(dir string) (Log, error) {
 	if len(parts) == 0 {
 		// A prefix exists only through its objects: none left means the
 		// log is gone, as a deleted directory is.
-		return Log{}, fmt.Errorf("%s: no objects under the rolling log's prefix: %w", dir, fs.ErrNotExist)
+		return Log{}, fmt.Errorf("%s: no objects under the rolling log's prefix: %w", quoteName(dir), fs.ErrNotExist)
 	}
 	return objectRolling(dir, parts), nil
 }

@@ -60,7 +60,7 @@ func IsObjectURL(location string) bool {
 func ResolveLocation(location string) (string, error) {
 	m := urlScheme.FindStringSubmatch(location)
 	if m != nil && !strings.EqualFold(m[1], "file") && !IsObjectURL(location) {
-		return "", fmt.Errorf("%s: the %s:// scheme is not supported: event logs are read from %s; for another store, mount it (e.g. an HDFS NFS gateway, mountpoint-s3, gcsfuse, blobfuse2) and give the mounted path", location, m[1], SupportedSchemes())
+		return "", fmt.Errorf("%s: the %s:// scheme is not supported: event logs are read from %s; for another store, mount it (e.g. an HDFS NFS gateway, mountpoint-s3, gcsfuse, blobfuse2) and give the mounted path", quoteName(location), m[1], SupportedSchemes())
 	}
 	if m == nil || strings.EqualFold(m[1], "file") {
 		return LocalPath(location)
@@ -79,12 +79,12 @@ func ResolveLocation(location string) (string, error) {
 func parseObjectLocation(location string) (objectLocation, error) {
 	u, err := url.Parse(location)
 	if err != nil {
-		return objectLocation{}, fmt.Errorf("%s: not a valid URL: %w", location, err)
+		return objectLocation{}, fmt.Errorf("%s: not a valid URL: %w", quoteName(location), err)
 	}
 	scheme := strings.ToLower(u.Scheme)
 	driver := objectSchemes[scheme]
 	if u.Host == "" {
-		return objectLocation{}, fmt.Errorf("%s: no bucket or container named (want %s://<bucket>/<prefix>)", location, scheme)
+		return objectLocation{}, fmt.Errorf("%s: no bucket or container named (want %s://<bucket>/<prefix>)", quoteName(location), scheme)
 	}
 	authority := u.Host
 	if u.User != nil {
@@ -103,7 +103,7 @@ func parseObjectLocation(location string) (objectLocation, error) {
 		}
 		account, domain, _ := strings.Cut(u.Host, ".")
 		if container == "" || account == "" {
-			return objectLocation{}, fmt.Errorf("%s: want %s://<container>@<account>.dfs.core.windows.net/<path>", location, scheme)
+			return objectLocation{}, fmt.Errorf("%s: want %s://<container>@<account>.dfs.core.windows.net/<path>", quoteName(location), scheme)
 		}
 		bucket = container
 		if q.Get("storage_account") == "" {
@@ -126,7 +126,7 @@ func parseObjectLocation(location string) (objectLocation, error) {
 func splitObjectPath(p string) (*objectBucket, string, error) {
 	m := urlScheme.FindStringSubmatch(p)
 	if m == nil {
-		return nil, "", fmt.Errorf("%s: not an object URL", p)
+		return nil, "", fmt.Errorf("%s: not an object URL", quoteName(p))
 	}
 	rest := p[len(m[1])+3:]
 	host, key, _ := strings.Cut(rest, "/")

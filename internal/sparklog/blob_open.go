@@ -137,7 +137,11 @@ func openS3(ctx context.Context, u *url.URL, client *http.Client) (*blob.Bucket,
 		// any, and AWS redirects a wrong one with an error naming it.
 		cfg.Region = "us-east-1"
 	}
-	return s3blob.OpenBucket(ctx, s3.NewFromConfig(cfg, opts...), u.Host, &s3blob.Options{RequestChecksumCalculation: cfg.RequestChecksumCalculation})
+	b, err := s3blob.OpenBucket(ctx, s3.NewFromConfig(cfg, opts...), u.Host, &s3blob.Options{RequestChecksumCalculation: cfg.RequestChecksumCalculation})
+	if err == nil {
+		s3Buckets.Store(b, u.Host) // for the keys gocloud would rewrite (blob_keys.go)
+	}
+	return b, err
 }
 
 // openAzure follows gocloud's azureblob URL opener: the account from

@@ -40,6 +40,7 @@ func (o objectInfo) Sys() any           { return nil }
 // fs.ErrNotExist or fs.ErrPermission where it means that, so the follower's
 // handling of renamed and vanished files applies to objects too.
 func objectError(ref string, err error) error {
+	ref = quoteName(ref)
 	if c := httpStatus(err); c == http.StatusForbidden || c == http.StatusUnauthorized {
 		// GCS answers 403 for a bucket that does not exist too ("denied
 		// on resource (or it may not exist)"), so the message says both.
@@ -47,6 +48,10 @@ func objectError(ref string, err error) error {
 	}
 	if isThrottled(err) {
 		return fmt.Errorf("%s: %w even after the SDK's backed-off retries: %w", ref, ErrThrottled, err)
+	}
+	if httpStatus(err) == http.StatusNotFound && gcerrors.Code(err) == gcerrors.Unknown {
+		// An S3 call made around gocloud (blob_keys.go): not mapped by it.
+		return fmt.Errorf("%s: %w: %w", ref, fs.ErrNotExist, err)
 	}
 	switch gcerrors.Code(err) {
 	case gcerrors.NotFound:
@@ -120,16 +125,16 @@ func statObject(ref string) (objectInfo, error) {
 	if err != nil {
 		return objectInfo{}, err
 	}
-	a, err := b.Attributes(ctx, key)
+	a, err := objectAttributes(ctx, b, key)
 	if err != nil {
 		statSizes.Delete(ref)
 		return objectInfo{}, objectError(ref, err)
 	}
-	statSizes.Store(ref, a.Size)
-	if a.ETag != "" {
-		statETags.Store(ref, a.ETag)
+	statSizes.Store(ref, a.size)
+	if a.etag != "" {
+		statETags.Store(ref, a.etag)
 	}
-	return objectInfo{name: path.Base(key), size: a.Size, mtime: a.ModTime, etag: a.ETag}, nil
+	return objectInfo{name: path.Base(key), size: a.size, mtime: a.mtime, etag: a.etag}, nil
 }
 
 // statSizes holds each object's size as last stat'ed. A follower stats a
@@ -221,7 +226,7 @@ func openObject(parent context.Context, ref string, at int64) (io.ReadCloser, er
 	}
 	// The read outlives the opening call's deadline, so it gets its own
 	// context, cancelled by Close.
-	r, err := b.NewRangeReader(ctx, key, at, -1, nil)
+	r, err := objectRangeReader(ctx, b, key, at, -1)
 	if err != nil {
 		cancel()
 		if at > 0 && httpStatus(err) == http.StatusRequestedRangeNotSatisfiable {
@@ -239,7 +244,7 @@ func openObject(parent context.Context, ref string, at int64) (io.ReadCloser, er
 }
 
 type objectReader struct {
-	r       *blob.Reader
+	r       io.ReadCloser
 	ctx     context.Context
 	cancel  context.CancelFunc
 	idle    time.Duration
@@ -311,7 +316,7 @@ func (o *objectReaderAt) fill(at int64, want int) error {
 	if err != nil {
 		return err
 	}
-	r, err := b.NewRangeReader(ctx, key, at, length, nil)
+	r, err := objectRangeReader(ctx, b, key, at, length)
 	if err != nil {
 		return objectError(o.ref, err)
 	}

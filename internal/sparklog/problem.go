@@ -51,7 +51,7 @@ type Problem struct {
 // String renders the problem like a compiler message: file:line: reason.
 func (p Problem) String() string {
 	var b strings.Builder
-	b.WriteString(p.File)
+	b.WriteString(quoteName(p.File))
 	if p.Line > 0 {
 		fmt.Fprintf(&b, ":%d", p.Line)
 	}

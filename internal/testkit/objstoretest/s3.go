@@ -60,6 +60,9 @@ type faults struct {
 	stallAfter atomic.Int64
 	release    chan struct{} // closed at cleanup: stalled bodies end
 	stalls     atomic.Int64
+	// lister, when set, answers ListObjectsV2 requests itself (S3:
+	// listV2), in place of the store behind.
+	lister http.HandlerFunc
 }
 
 // front starts the proxy to target on loopback.
@@ -75,6 +78,10 @@ func (f *faults) front(t testing.TB, target string) string {
 		if code, body := f.fault(); code != 0 {
 			w.WriteHeader(code)
 			fmt.Fprint(w, body)
+			return
+		}
+		if f.lister != nil && isListV2(r) {
+			f.lister(w, r)
 			return
 		}
 		if n := f.stallAfter.Load(); n > 0 && isObjectGet(r) {
@@ -168,6 +175,8 @@ type S3 struct {
 	Backend  *s3mem.Backend
 	Endpoint string // http://127.0.0.1:port: the fault proxy
 	Bucket   string
+	// ignoreEncoding: listings ignore encoding-type (IgnoreEncodingType).
+	ignoreEncoding atomic.Bool
 }
 
 // StartS3 starts a server with one empty bucket, behind a proxy that can
@@ -184,6 +193,7 @@ func StartS3(t testing.TB) *S3 {
 	t.Cleanup(fake.Close)
 	s.denyBody = `<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>`
 	s.slowBody = `<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>`
+	s.lister = s.listV2
 	s.Endpoint = s.front(t, fake.URL)
 	t.Setenv("AWS_ACCESS_KEY_ID", "sparkglance-test")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "sparkglance-test-secret")
