@@ -35,9 +35,9 @@ func TestDeployedFlagsExist(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	out, err := exec.Command(buildSparkglance(t), "serve", "--help").CombinedOutput()
+	out, err := exec.Command(buildSparkglance(t), "serve", "--help-long").CombinedOutput()
 	if err != nil {
-		t.Fatalf("serve --help: %v\n%s", err, out)
+		t.Fatalf("serve --help-long: %v\n%s", err, out)
 	}
 	known := map[string]bool{}
 	for _, m := range flagName.FindAllStringSubmatch(string(out), -1) {

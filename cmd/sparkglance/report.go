@@ -17,6 +17,7 @@ import (
 	"github.com/alecthomas/kingpin/v2"
 
 	"github.com/sparkglance/sparkglance/internal/appdoc"
+	"github.com/sparkglance/sparkglance/internal/human"
 	"github.com/sparkglance/sparkglance/internal/report"
 )
 
@@ -126,12 +127,12 @@ func (c *reportCommand) writeDir(ctx context.Context, dir string) error {
 		return err
 	}
 	if len(earlier) > 0 {
-		fmt.Fprintf(c.analyze.errOut, "sparkglance report: %d page(s) and index.html in %s (the index also lists the %d page(s) already there)\n", len(rows), dir, len(earlier))
+		fmt.Fprintf(c.analyze.errOut, "sparkglance report: %s and index.html in %s (the index also lists the %s already there)\n", human.Plural(len(rows), "page"), dir, human.Plural(len(earlier), "page"))
 	} else {
-		fmt.Fprintf(c.analyze.errOut, "sparkglance report: %d page(s) and index.html in %s\n", len(rows), dir)
+		fmt.Fprintf(c.analyze.errOut, "sparkglance report: %s and index.html in %s\n", human.Plural(len(rows), "page"), dir)
 	}
 	if compares > 0 {
-		fmt.Fprintf(c.analyze.errOut, "sparkglance report: %d comparison(s) of a regressed run with its baseline run\n", compares)
+		fmt.Fprintf(c.analyze.errOut, "sparkglance report: %s of a regressed run with its baseline run\n", human.Plural(compares, "comparison"))
 	}
 	return status
 }

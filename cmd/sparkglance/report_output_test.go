@@ -28,7 +28,7 @@ func TestReportIntoExistingDirectoryIndexesEveryPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, stderr, code := runBinary(t, "report", b, "-o", twice)
-	if code != 0 || !strings.Contains(stderr, "1 page(s) and index.html in "+twice+" (the index also lists the 1 page(s) already there)") {
+	if code != 0 || !strings.Contains(stderr, "1 page and index.html in "+twice+" (the index also lists the 1 page already there)") {
 		t.Fatalf("report of the second log into the same directory: exit %d\n%s", code, stderr)
 	}
 	want, err := os.ReadFile(filepath.Join(both, "index.html"))

@@ -23,7 +23,8 @@ var (
 	workloadFuncs = template.FuncMap{
 		"duration": func(ms int64) string { return human.Millis(ms) }, "percent": human.Percent,
 		"sparkline": sparkline, "measure": func(s string) string { return strings.ReplaceAll(s, "_", " ") },
-		"ratio": func(f float64) string { return fmt.Sprintf("%.2f×", f) },
+		"plural": func(n int, noun string) string { return human.Plural(n, noun) },
+		"ratio":  func(f float64) string { return fmt.Sprintf("%.2f×", f) },
 	}
 	workloadsTmpl = template.Must(template.New("workloads.html").Funcs(workloadFuncs).ParseFS(workloadAssets, "assets/workloads.html"))
 	workloadTmpl  = template.Must(template.New("workload.html").Funcs(workloadFuncs).ParseFS(workloadAssets, "assets/workload.html"))

@@ -60,7 +60,16 @@ func (s *S3) listV2(w http.ResponseWriter, r *http.Request) {
 	prefix.HasPrefix, prefix.HasDelimiter = prefix.Prefix != "", prefix.Delimiter != ""
 	objs, err := s.Backend.ListBucket(bucket, &prefix, page)
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		// S3's own answer to a missing bucket (NoSuchBucket, 404), which
+		// callers name; anything else is the server's fault.
+		status, code := http.StatusInternalServerError, "InternalError"
+		if gofakes3.HasErrorCode(err, gofakes3.ErrNoSuchBucket) {
+			status, code = http.StatusNotFound, string(gofakes3.ErrNoSuchBucket)
+		}
+		w.Header().Set("Content-Type", "application/xml")
+		w.WriteHeader(status)
+		fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>%s</Code><Message>%s</Message><BucketName>%s</BucketName></Error>`,
+			code, s3Text(err.Error()), s3Text(bucket))
 		return
 	}
 	if s.ignoreEncoding.Load() {
