@@ -290,15 +290,18 @@ func addAvailability(ivs []Interval, lives []lifetime) {
 // parsing each id once instead of at every comparison (a million
 // executors make twenty million comparisons).
 func sortByExecID[T any](xs []T, id func(*T) string) {
+	// The keys are sorted with each element's index rather than with the
+	// element: the sort moves only the small keys (a per-executor row is
+	// large), and makes the same moves, so equal ids keep the same order.
 	type keyed struct {
 		rank int // 0 driver, 1 numeric, 2 other
 		num  int
 		id   string
-		x    T
+		at   int
 	}
 	ks := make([]keyed, len(xs))
 	for i := range xs {
-		k := keyed{id: id(&xs[i]), x: xs[i], rank: 2}
+		k := keyed{id: id(&xs[i]), at: i, rank: 2}
 		if k.id == "driver" {
 			k.rank = 0
 		} else if n, err := strconv.Atoi(k.id); err == nil {
@@ -312,8 +315,9 @@ func sortByExecID[T any](xs []T, id func(*T) string) {
 		}
 		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(a.num, b.num), cmp.Compare(a.id, b.id))
 	})
+	old := slices.Clone(xs)
 	for i := range ks {
-		xs[i] = ks[i].x
+		xs[i] = old[ks[i].at]
 	}
 }
 

@@ -632,16 +632,18 @@ const (
 	evReady    = iota // a stage attempt may start its tasks
 	evTaskDone        // one of its tasks (or runs of tasks) ended
 	evDone            // the stage attempt completed
-	evSlots           // the executors alive changed: node is the timeline step
 )
 
 // wiEvent is a simulation event at its time (the key): what happens, to
-// which stage attempt (or timeline step).
+// which stage attempt, and for evTaskDone how many of its tasks ended (the
+// tasks launched together with the same duration are one event: with a
+// million executors a replay would otherwise hold a million in the heap).
 type wiEvent = keyed[wiTarget]
 
 type wiTarget struct {
-	kind uint8
-	node int32
+	kind  uint8
+	node  int32
+	tasks int32
 }
 
 // wiReady is the stage attempts with tasks left to launch, by Spark's FIFO
@@ -699,14 +701,14 @@ func (g *wiGraph) simulate(slots []wiStep, caps map[int32][]wiStep, start int64)
 			}
 		}
 		waitedFor[i] = last
-		events.push(wiEvent{t + nd.lag + nd.head, wiTarget{evReady, i}})
+		events.push(wiEvent{t + nd.lag + nd.head, wiTarget{kind: evReady, node: i}})
 	}
-	for i, s := range slots {
-		if s.t <= start {
-			capacity = s.slots
-		} else {
-			events.push(wiEvent{s.t, wiTarget{evSlots, int32(i)}})
-		}
+	// The timeline's steps (sorted, each at its own time) are read in
+	// order beside the events rather than pushed among them.
+	step := 0
+	for step < len(slots) && slots[step].t <= start {
+		capacity = slots[step].slots
+		step++
 	}
 	for i := range g.nodes {
 		pending[i] = int32(len(g.nodes[i].preds))
@@ -716,30 +718,38 @@ func (g *wiGraph) simulate(slots []wiStep, caps map[int32][]wiStep, start int64)
 	}
 	end = start
 	last := int32(-1)
-	for len(events) > 0 {
-		t := events[0].key
+	for len(events) > 0 || step < len(slots) {
+		var t int64
+		switch {
+		case len(events) == 0:
+			t = slots[step].t
+		case step < len(slots):
+			t = min(events[0].key, slots[step].t)
+		default:
+			t = events[0].key
+		}
+		for step < len(slots) && slots[step].t <= t {
+			capacity = slots[step].slots
+			step++
+		}
 		for len(events) > 0 && events[0].key == t {
 			ev := events.pop()
-			if ev.val.kind == evSlots {
-				capacity = slots[ev.val.node].slots
-				continue
-			}
 			nd := &g.nodes[ev.val.node]
 			switch ev.val.kind {
 			case evReady:
 				if len(nd.buckets) == 0 {
-					events.push(wiEvent{t + nd.tail, wiTarget{evDone, ev.val.node}})
+					events.push(wiEvent{t + nd.tail, wiTarget{kind: evDone, node: ev.val.node}})
 					continue
 				}
 				left[ev.val.node] = int32(len(nd.buckets))
 				heap.Push(ready, ev.val.node)
 			case evTaskDone:
-				running--
+				running -= int(ev.val.tasks)
 				if runs != nil {
-					runs[ev.val.node]--
+					runs[ev.val.node] -= ev.val.tasks
 				}
-				if left[ev.val.node]--; left[ev.val.node] == 0 {
-					events.push(wiEvent{t + nd.tail, wiTarget{evDone, ev.val.node}})
+				if left[ev.val.node] -= ev.val.tasks; left[ev.val.node] == 0 {
+					events.push(wiEvent{t + nd.tail, wiTarget{kind: evDone, node: ev.val.node}})
 				}
 			case evDone:
 				simEnd[ev.val.node] = t
@@ -754,7 +764,17 @@ func (g *wiGraph) simulate(slots []wiStep, caps map[int32][]wiStep, start int64)
 			}
 		}
 		// Tasks in index order onto the free slots, the highest-priority
-		// stage attempt first.
+		// stage attempt first. Consecutive ones of a stage attempt with the
+		// same end are one event (only when the slots are limited: the
+		// unlimited replay traces the critical path, whose ties follow the
+		// order of the events in the heap).
+		var run wiEvent
+		flush := func() {
+			if run.val.tasks > 0 {
+				events.push(run)
+				run.val.tasks = 0
+			}
+		}
 		for running < capacity && ready.Len() > 0 {
 			i := ready.nodes[0]
 			nd := &g.nodes[i]
@@ -765,12 +785,22 @@ func (g *wiGraph) simulate(slots []wiStep, caps map[int32][]wiStep, start int64)
 				}
 				runs[i]++
 			}
-			events.push(wiEvent{t + int64(nd.buckets[next[i]]), wiTarget{evTaskDone, i}})
+			done := t + int64(nd.buckets[next[i]])
+			if slots == nil {
+				events.push(wiEvent{done, wiTarget{evTaskDone, i, 1}})
+			} else {
+				if run.val.tasks > 0 && (run.val.node != i || run.key != done) {
+					flush()
+				}
+				run.key, run.val.kind, run.val.node = done, evTaskDone, i
+				run.val.tasks++
+			}
 			running++
 			if next[i]++; int(next[i]) == len(nd.buckets) {
 				heap.Pop(ready)
 			}
 		}
+		flush()
 		for _, i := range blocked {
 			heap.Push(ready, i)
 		}
