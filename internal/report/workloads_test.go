@@ -61,7 +61,7 @@ func TestIndexGroupsRunsByWorkload(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := b.String()
-	heads := regexp.MustCompile(`<tr class="ghead" data-workload="([^"]+)">.*?(\d+) run\(s\) · <span class="badge ([a-z_]+)">`).FindAllStringSubmatch(page, -1)
+	heads := regexp.MustCompile(`<tr class="ghead" data-workload="([^"]+)">.*?(\d+) runs? · <span class="badge ([a-z_]+)">`).FindAllStringSubmatch(page, -1)
 	if len(heads) != 2 || heads[0][1] != "hourly clicks" || heads[0][2] != "1" || heads[0][3] != "no_baseline" ||
 		heads[1][1] != "nightly sales rollup &lt;date&gt;" || heads[1][2] != "10" || heads[1][3] != "ok" {
 		t.Fatalf("workload headings %q", heads)
