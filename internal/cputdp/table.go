@@ -1,3 +1,8 @@
+// Package cputdp is the table of CPU models and their thermal design power
+// (CodeCarbon's cpu_power.csv, MIT, embedded) and the matching of a CPU
+// model name to it: the node agent looks up its own host's CPU, and the
+// event-log energy model the CPU named by --energy.cpu-model, so both price
+// a busy core the same way.
 package cputdp
 
 import (

@@ -1,4 +1,4 @@
-// Package eventlog reads Spark event logs — single files, rolling
+// Package sparklog reads Spark event logs — single files, rolling
 // directories and directories of many applications, in every codec Spark
 // writes, finished or still growing — and turns each line into a typed
 // event.

@@ -1,4 +1,4 @@
-// Command generate writes every generated file of the repository — the
+// Command dashboards writes every generated file of the repository — the
 // dashboards' JSON, the Prometheus rule file, and the Kubernetes
 // PrometheusRule and dashboards ConfigMap — from the Go code (`make
 // dashboards`), and pins the image the manifests and the compose file run

@@ -1,4 +1,4 @@
-// Command gen writes docs/metrics.md from the metric tables of every
+// Command metricsdoc writes docs/metrics.md from the metric tables of every
 // collector.
 package main
 
