@@ -252,9 +252,17 @@ type Index struct {
 
 // WriteIndex writes the index page: one row per application, linked.
 func WriteIndex(w io.Writer, ix Index) error {
+	// One table body per workload, or one for every run in the order given.
 	var groups []indexGroup
-	if ix.GroupByWorkload {
+	switch {
+	case ix.GroupByWorkload:
 		groups = groupByWorkload(ix.Apps)
+	case len(ix.Apps) > 0:
+		rows := make([]indexRow, len(ix.Apps))
+		for i, a := range ix.Apps {
+			rows[i] = indexRow{Summary: a}
+		}
+		groups = []indexGroup{{Rows: rows}}
 	}
 	return indexTmpl.Execute(w, map[string]any{
 		"Title": ix.Title,
@@ -266,5 +274,6 @@ func WriteIndex(w io.Writer, ix Index) error {
 
 		"WorkloadsURL": ix.WorkloadsURL,
 		"Groups":       groups,
+		"Grouped":      ix.GroupByWorkload,
 	})
 }
