@@ -1,7 +1,6 @@
 package glanceweb_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -16,44 +15,22 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/glanceweb"
 	"github.com/sparkglance/sparkglance/internal/report"
 	"github.com/sparkglance/sparkglance/internal/report/reporttest"
 	"github.com/sparkglance/sparkglance/internal/simulate"
-	"github.com/sparkglance/sparkglance/internal/sparklog"
 	"github.com/sparkglance/sparkglance/internal/workload"
+	"github.com/sparkglance/sparkglance/internal/workload/workloadtest"
 )
 
-const seriesKey = "nightly sales rollup <date>"
+const seriesKey = workloadtest.SeriesKey
 
 // seriesHistory is a history holding the generator's workload series of
 // ten runs (the eighth regressed), and a second steady workload.
 func seriesHistory(t testing.TB) *workload.History {
 	t.Helper()
-	runs, err := simulate.WorkloadRuns(10, time.Date(2026, 11, 1, 2, 0, 0, 0, time.UTC))
-	if err != nil {
-		t.Fatal(err)
-	}
-	other := runs[0]
-	other.AppID, other.AppName = "app-20261101020000-9999", "hourly clicks"
 	h := workload.NewHistory(workload.HistoryOptions{})
-	for _, r := range append(runs, other) {
-		var log bytes.Buffer
-		if _, err := simulate.Write(&log, r.Config); err != nil {
-			t.Fatal(err)
-		}
-		app := analysis.New(analysis.DefaultConfig())
-		for _, line := range bytes.Split(bytes.TrimSpace(log.Bytes()), []byte("\n")) {
-			ev, err := sparklog.DecodeLine(line)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ev != nil {
-				app.Add(ev)
-			}
-		}
-		rep := app.Report()
+	for _, rep := range workloadtest.Reports(t, 10) {
 		h.Add(workload.Summarize(&rep))
 	}
 	return h

@@ -2,16 +2,13 @@ package report_test
 
 import (
 	"bytes"
+	"github.com/sparkglance/sparkglance/internal/workload/workloadtest"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/report"
-	"github.com/sparkglance/sparkglance/internal/simulate"
-	"github.com/sparkglance/sparkglance/internal/sparklog"
 )
 
 // seriesRows are the index rows of the generator's ten runs of one
@@ -19,29 +16,8 @@ import (
 // them, plus a run of another job.
 func seriesRows(t *testing.T) []report.Summary {
 	t.Helper()
-	runs, err := simulate.WorkloadRuns(10, time.Date(2026, 11, 1, 2, 0, 0, 0, time.UTC))
-	if err != nil {
-		t.Fatal(err)
-	}
-	other := runs[0]
-	other.AppID, other.AppName = "app-20261101020000-9999", "hourly clicks"
 	var rows []report.Summary
-	for _, r := range append(runs, other) {
-		var log bytes.Buffer
-		if _, err := simulate.Write(&log, r.Config); err != nil {
-			t.Fatal(err)
-		}
-		app := analysis.New(analysis.DefaultConfig())
-		for _, line := range bytes.Split(bytes.TrimSpace(log.Bytes()), []byte("\n")) {
-			ev, err := sparklog.DecodeLine(line)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ev != nil {
-				app.Add(ev)
-			}
-		}
-		rep := app.Report()
+	for _, rep := range workloadtest.Reports(t, 10) {
 		row := report.Summarize(&rep)
 		row.Href = report.FileName(rep.AppID, rep.AttemptID)
 		rows = append(rows, row)

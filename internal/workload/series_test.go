@@ -1,39 +1,21 @@
 package workload_test
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
+	"github.com/sparkglance/sparkglance/internal/workload/workloadtest"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/simulate"
-	"github.com/sparkglance/sparkglance/internal/sparklog"
 	"github.com/sparkglance/sparkglance/internal/workload"
 )
 
 // analyze runs a simulated log through the analysis, line by line.
 func analyze(t *testing.T, cfg simulate.Config) analysis.Report {
 	t.Helper()
-	var log bytes.Buffer
-	if _, err := simulate.Write(&log, cfg); err != nil {
-		t.Fatal(err)
-	}
-	app := analysis.New(analysis.DefaultConfig())
-	sc := bufio.NewScanner(&log)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		ev, err := sparklog.DecodeLine(sc.Bytes())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ev != nil {
-			app.Add(ev)
-		}
-	}
-	return app.Report()
+	return workloadtest.Analyze(t, cfg)
 }
 
 // series analyses the generator's workload series of n runs.
