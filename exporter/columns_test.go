@@ -173,11 +173,12 @@ func TestColumnsPartRefusesBadSeries(t *testing.T) {
 }
 
 // The text fast path writes a part in columns as expfmt writes the
-// registry's gather of the same family.
+// registry's gather of the same family, in the text format and in
+// OpenMetrics.
 func TestColumnsFamilyFastPath(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	var f Family
-	f.Name, f.Help, f.Type = "spark_test_columns", "Columns.", dto.MetricType_COUNTER
+	f.Name, f.Help, f.Type = "spark_test_columns_total", "Columns.", dto.MetricType_COUNTER
 	for _, app := range []string{"app-1", "app-2", "app-3"} { // parts in order, as one per application
 		// A family's labels: app_id, category, executor_id, some values
 		// needing escapes, in random order and repeated.
@@ -193,25 +194,31 @@ func TestColumnsFamilyFastPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want bytes.Buffer
-	for _, mf := range mfs {
-		if _, err := expfmt.MetricFamilyToText(&want, mf); err != nil {
+	for _, format := range []expfmt.Format{expfmt.NewFormat(expfmt.TypeTextPlain), expfmt.NewFormat(expfmt.TypeOpenMetrics)} {
+		var want bytes.Buffer
+		enc := expfmt.NewEncoder(&want, format)
+		for _, mf := range mfs {
+			if err := enc.Encode(mf); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := enc.(expfmt.Closer).Close(); err != nil {
 			t.Fatal(err)
 		}
-	}
-	var got bytes.Buffer
-	g, err := separate(nil, []Family{f})
-	if err != nil || len(g.ready) != 1 {
-		t.Fatalf("%d families ready, error %v; want the one, written from its parts", len(g.ready), err)
-	}
-	bw := bufio.NewWriter(&got)
-	if err := writeText(bw, expfmt.NewFormat(expfmt.TypeTextPlain), g, nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := bw.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	if got.String() != want.String() {
-		t.Errorf("fast path differs from the registry's at %s", firstLineDiff(got.String(), want.String()))
+		var got bytes.Buffer
+		g, err := separate(nil, []Family{f})
+		if err != nil || len(g.ready) != 1 {
+			t.Fatalf("%d families ready, error %v; want the one, written from its parts", len(g.ready), err)
+		}
+		bw := bufio.NewWriter(&got)
+		if err := writeText(bw, format, g, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := bw.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("%s: fast path differs from the registry's at %s", format, firstLineDiff(got.String(), want.String()))
+		}
 	}
 }

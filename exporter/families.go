@@ -2,6 +2,7 @@ package exporter
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
 )
 
 // FamilyCollector is a collector that hands over whole metric families
@@ -54,6 +56,10 @@ type Part struct {
 	err         error
 	encoded     atomic.Bool // once has run
 	written     atomic.Bool // a scrape wrote the text without keeping it
+
+	omOnce sync.Once
+	omText []byte // the series' OpenMetrics sample lines
+	omErr  error
 }
 
 // NewPart makes a part of the family name of type t from ms, which it sorts
@@ -117,6 +123,36 @@ func (p *Part) Text() ([]byte, error) {
 		p.encoded.Store(true)
 	})
 	return p.text, p.err
+}
+
+// openMetricsText returns the series' sample lines in OpenMetrics (no
+// HELP, TYPE or # EOF line), encoded by expfmt once and kept: the text a
+// Prometheus gets by default (it asks for OpenMetrics first).
+func (p *Part) openMetricsText() ([]byte, error) {
+	p.omOnce.Do(func() {
+		if p.cols != nil && p.cols.err != nil {
+			p.omErr = fmt.Errorf("%s: %w", p.name, p.cols.err)
+			return
+		}
+		// A part in columns builds its dto series for this only, without
+		// keeping them (they are the registry path's).
+		ms := p.metrics
+		if p.cols != nil {
+			ms = p.cols.metrics(p.typ)
+		}
+		if len(ms) == 0 {
+			return
+		}
+		var b bytes.Buffer
+		if _, err := expfmt.MetricFamilyToOpenMetrics(&b, &dto.MetricFamily{Name: &p.name, Type: p.typ.Enum(), Metric: ms}); err != nil {
+			p.omErr = fmt.Errorf("%s: %w", p.name, err)
+			return
+		}
+		// Without HELP, expfmt's first line is the TYPE line.
+		_, samples, _ := bytes.Cut(b.Bytes(), []byte{'\n'})
+		p.omText = slices.Clone(samples)
+	})
+	return p.omText, p.omErr
 }
 
 // appendText appends the sample lines, encoded now.

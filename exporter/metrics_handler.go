@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
 )
 
 // scrapeTimeoutHeader is how Prometheus tells a target its scrape timeout.
@@ -46,6 +47,13 @@ func (e *Exporter) metricsHandler() http.Handler {
 		Registry:      e.self, // counts promhttp_metric_handler_errors_total
 		// gzhttp below compresses, faster than promhttp's default gzip.
 		DisableCompression: true,
+		// OpenMetrics when asked for (Prometheus asks for it first), as the
+		// text path negotiates. Without _created samples: a Prometheus
+		// that does not use them stores each as a series of its own,
+		// doubling the counters' series; one that does (Prometheus 3's
+		// created-timestamp-zero-ingestion) asks for protobuf first, which
+		// carries the created timestamps.
+		AcceptedFormats: expfmt.DefaultOpenMetricsAcceptedFormats(),
 	}
 	// Registers promhttp_metric_handler_errors_total now rather than at the
 	// first scrape, so an OTLP push before any scrape carries it too; the
@@ -79,11 +87,16 @@ func (e *Exporter) metricsHandler() http.Handler {
 		}
 		ctx, cancel := e.scrapeContext(r)
 		defer cancel()
-		if format, ok := textFormat(r); ok && fast {
+		format, text := textFormat(r)
+		if text && fast {
 			e.serveText(w, r, ctx, format)
 			return
 		}
-		promhttp.HandlerFor(e.Gatherer(ctx), opts).ServeHTTP(w, r)
+		// promhttp answers the format negotiated here (a text/plain of
+		// another version included) when asked for exactly that.
+		asked := r.Clone(r.Context())
+		asked.Header.Set("Accept", string(format))
+		promhttp.HandlerFor(e.Gatherer(ctx), opts).ServeHTTP(w, asked)
 	})
 	// Level 1 compresses the 39 MB scrape of 100 applications × 100
 	// executors to 1.6 MB in ~55 ms of CPU (promhttp's default level takes

@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 )
 
@@ -31,11 +33,35 @@ func (e *Exporter) hasFamilyCollector() bool {
 	return false
 }
 
-// textFormat returns the negotiated format if it is the text format, the
-// only one the ready families are encoded in.
+// acceptedFormats are the formats /metrics negotiates, in the server's
+// order of preference: client_golang's set with OpenMetrics enabled
+// (OpenMetrics 1.0.0 and 0.0.1, protobuf, the text format 0.0.4), then
+// the text format of any other version (textAnyVersion).
+var acceptedFormats = append(expfmt.DefaultOpenMetricsAcceptedFormats(), textAnyVersion)
+
+// textAnyVersion matches a text format request of any version, such as
+// Prometheus 3's text/plain;version=1.0.0, which expfmt does not know: it
+// would otherwise fall to */* and get OpenMetrics. The request is answered
+// in the text format 0.0.4 with the escaping it asked for (1.0.0 differs
+// only in allowing UTF-8 names, quoted, which 0.0.4 encoders write then).
+const textAnyVersion expfmt.Format = "text/plain; charset=utf-8"
+
+// negotiate returns the format of the answer to r.
+func negotiate(r *http.Request) expfmt.Format {
+	f := expfmt.NegotiateAccept(r.Header, acceptedFormats...)
+	if rest, ok := strings.CutPrefix(string(f), string(textAnyVersion)); ok {
+		return expfmt.FmtText + expfmt.Format(rest)
+	}
+	return f
+}
+
+// textFormat returns the negotiated format if it is a text one (the text
+// format or OpenMetrics), which the ready families are written in from
+// their parts' cached text.
 func textFormat(r *http.Request) (expfmt.Format, bool) {
-	f := expfmt.NegotiateAccept(r.Header, expfmt.DefaultAcceptedFormats()...)
-	return f, f.FormatType() == expfmt.TypeTextPlain
+	f := negotiate(r)
+	t := f.FormatType()
+	return f, t == expfmt.TypeTextPlain || t == expfmt.TypeOpenMetrics
 }
 
 // serveText is promhttp's handler (ContinueOnError, name[] filter) for the
@@ -66,9 +92,11 @@ func (e *Exporter) serveText(w http.ResponseWriter, r *http.Request, ctx context
 	}
 }
 
-// writeText writes g's families in name order, those in keep if not nil.
+// writeText writes g's families in name order, those in keep if not nil,
+// in the text format or OpenMetrics (then ended by # EOF).
 func writeText(w *bufio.Writer, format expfmt.Format, g gathered, keep map[string]bool) error {
 	enc := expfmt.NewEncoder(w, format)
+	om := format.FormatType() == expfmt.TypeOpenMetrics
 	i, j := 0, 0
 	for i < len(g.regular) || j < len(g.ready) {
 		if j == len(g.ready) || (i < len(g.regular) && g.regular[i].GetName() < g.ready[j].Name) {
@@ -87,7 +115,37 @@ func writeText(w *bufio.Writer, format expfmt.Format, g gathered, keep map[strin
 		if keep != nil && !keep[f.Name] {
 			continue
 		}
+		if om {
+			if err := writeReadyOpenMetrics(w, f); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := writeReady(w, f); err != nil {
+			return err
+		}
+	}
+	if c, ok := enc.(expfmt.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+// writeReadyOpenMetrics is writeReady in OpenMetrics: HELP and TYPE as
+// expfmt writes them, then each part's OpenMetrics text.
+func writeReadyOpenMetrics(w *bufio.Writer, f *Family) error {
+	for _, p := range f.Parts {
+		if _, err := p.openMetricsText(); err != nil {
+			return err
+		}
+	}
+	help := f.Help
+	if _, err := expfmt.MetricFamilyToOpenMetrics(w, &dto.MetricFamily{Name: &f.Name, Help: &help, Type: f.Type.Enum()}); err != nil {
+		return err
+	}
+	for _, p := range f.Parts {
+		text, _ := p.openMetricsText()
+		if _, err := w.Write(text); err != nil {
 			return err
 		}
 	}
