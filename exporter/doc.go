@@ -43,12 +43,14 @@
 // # One exposition path
 //
 // A FamilyCollector's families are one value for every output: the
-// registry path (protobuf, OpenMetrics, OTLP) gathers their series with
-// client_golang's [prometheus.Gatherers], merged with the other collectors'
-// and the exporter's own; the text path writes, for each [Part], the text
-// encoded from those same series, byte for byte as expfmt writes it
-// (textenc.go), kept once a second scrape needs it or the collector asks
-// (a big scrape of unchanged parts then mostly copies kept text). A part
+// registry path (protobuf, OTLP) gathers their series with client_golang's
+// [prometheus.Gatherers], merged with the other collectors' and the
+// exporter's own; the text path writes, for each [Part], the text encoded
+// from those same series, byte for byte as expfmt writes it (textenc.go),
+// kept once a second scrape needs it or the collector asks (a big scrape
+// of unchanged parts then mostly copies kept text). OpenMetrics, which
+// Prometheus asks for first, goes the text path too: each part's
+// OpenMetrics text is encoded by expfmt from its series once and kept. A part
 // of many series can hold them in columns ([Columns]: label pairs as
 // indices into a table of pairs whose text is made once): its text is
 // written from the columns and its dto series, for the registry path,
