@@ -120,8 +120,10 @@ test: lint
 # (Prometheus + Alertmanager delivering the demo's alerts, JVMs burning CPU).
 E2E_FILES = $(shell grep -rl --include='*_test.go' '^//go:build e2e' .)
 
-## e2e: the long end-to-end tests (build tag e2e), package by package.
+## e2e: the long end-to-end tests (build tag e2e), package by package, after building the test-only
+## tools (Prometheus 3, the OpenTelemetry Collector: tools/build.sh, cached) they run.
 e2e:
+	nice tools/build.sh
 	@set -e; for file in $(E2E_FILES); do \
 	  tests=$$(grep -o '^func Test[A-Za-z0-9_]*' $$file | cut -c6- | paste -sd'|'); \
 	  echo "== ./$$(dirname $${file#./}) ($$tests)"; \

@@ -31,18 +31,9 @@ const (
 // .ci/run installs exactly this one.
 const AzuriteVersion = "3.37.0"
 
-// ToolsDir is where .ci/run installs the npm tools the tests use:
-// $SPARKGLANCE_TOOLS, else ~/.cache/sparkglance-tools.
-func ToolsDir() string {
-	if d := os.Getenv("SPARKGLANCE_TOOLS"); d != "" {
-		return d
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return filepath.Join(os.TempDir(), "sparkglance-tools")
-	}
-	return filepath.Join(home, ".cache", "sparkglance-tools")
-}
+// ToolsDir is where .ci/run installs the npm tools the tests use
+// (testkit.ToolsDir).
+func ToolsDir() string { return testkit.ToolsDir() }
 
 // azuriteBinary finds azurite-blob on PATH or in ToolsDir, skipping the
 // test when it is absent (failing it under CI=true).

@@ -1,5 +1,6 @@
-// Package promtest starts a real Prometheus (Debian `prometheus`) on a
-// loopback port for one test and queries its HTTP API.
+// Package promtest starts a real Prometheus (Debian's `prometheus`, or a
+// release of testkit.ForEachPrometheus) on a loopback port for one test and
+// queries its HTTP API.
 package promtest
 
 import (
@@ -29,7 +30,14 @@ type Server struct {
 // test ends; its log is shown if the test failed.
 func Start(t testing.TB, config string, files map[string][]byte) *Server {
 	t.Helper()
-	return start(t, config, files, "")
+	return start(t, testkit.RequireTool(t, "prometheus"), config, files, "")
+}
+
+// StartRelease is Start for the Prometheus release p, with extra flags
+// (--enable-feature=…, say).
+func StartRelease(t testing.TB, p testkit.Prometheus, config string, files map[string][]byte, extra ...string) *Server {
+	t.Helper()
+	return start(t, p.Prometheus, config, files, "", extra...)
 }
 
 // StartOnData runs a Prometheus without scrape targets on an existing
@@ -37,12 +45,11 @@ func Start(t testing.TB, config string, files map[string][]byte) *Server {
 // keeping data of any age: the default retention would delete old blocks.
 func StartOnData(t testing.TB, dataDir string) *Server {
 	t.Helper()
-	return start(t, MinimalConfig, nil, dataDir, "--storage.tsdb.retention.time=100y")
+	return start(t, testkit.RequireTool(t, "prometheus"), MinimalConfig, nil, dataDir, "--storage.tsdb.retention.time=100y")
 }
 
-func start(t testing.TB, config string, files map[string][]byte, dataDir string, extra ...string) *Server {
+func start(t testing.TB, bin, config string, files map[string][]byte, dataDir string, extra ...string) *Server {
 	t.Helper()
-	bin := testkit.RequireTool(t, "prometheus")
 	dir := t.TempDir()
 	for name, b := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
