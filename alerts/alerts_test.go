@@ -35,31 +35,36 @@ func TestRuleFileIsUpToDate(t *testing.T) {
 	}
 }
 
+// The rule file loads under Debian's promtool 2 and under Prometheus 3's.
 func TestPromtoolCheckRules(t *testing.T) {
-	promtool := testkit.RequireTool(t, "promtool")
-	out, err := exec.Command(promtool, "check", "rules", alerts.RuleFile).CombinedOutput()
-	if err != nil {
-		t.Fatalf("promtool check rules: %v\n%s", err, out)
-	}
-	n := 0
-	for _, g := range alerts.Groups(alerts.DefaultThresholds()) {
-		n += len(g.Rules)
-	}
-	if want := fmt.Sprintf("SUCCESS: %d rules found", n); !strings.Contains(string(out), want) {
-		t.Errorf("promtool check rules said %q, want %q", out, want)
-	}
+	testkit.ForEachPrometheus(t, func(t *testing.T, p testkit.Prometheus) {
+		out, err := exec.Command(p.Promtool, "check", "rules", alerts.RuleFile).CombinedOutput()
+		if err != nil {
+			t.Fatalf("promtool %s check rules: %v\n%s", p.Name, err, out)
+		}
+		n := 0
+		for _, g := range alerts.Groups(alerts.DefaultThresholds()) {
+			n += len(g.Rules)
+		}
+		if want := fmt.Sprintf("SUCCESS: %d rules found", n); !strings.Contains(string(out), want) {
+			t.Errorf("promtool %s check rules said %q, want %q", p.Name, out, want)
+		}
+	})
 }
 
+// The rules' unit tests pass under both promtools: Prometheus 3 evaluates
+// ranges left-open, 2 closed.
 func TestPromtoolUnitTests(t *testing.T) {
-	promtool := testkit.RequireTool(t, "promtool")
 	files, err := filepath.Glob("*_test.yml")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no promtool test files (%v)", err)
 	}
-	out, err := exec.Command(promtool, append([]string{"test", "rules"}, files...)...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("promtool test rules: %v\n%s", err, out)
-	}
+	testkit.ForEachPrometheus(t, func(t *testing.T, p testkit.Prometheus) {
+		out, err := exec.Command(p.Promtool, append([]string{"test", "rules"}, files...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("promtool %s test rules: %v\n%s", p.Name, err, out)
+		}
+	})
 }
 
 // promtool fails a wrong expectation but not a missing one: check that
