@@ -43,15 +43,15 @@ var quietInDemo = []string{"sparkglance_eventlog_errors_total"}
 // TestEndToEndDemo runs the shipped rules in a real Prometheus scraping
 // `sparkglance serve --demo`, with a real Alertmanager delivering to a
 // webhook here: every demo-fed dashboard query returns data, and the
-// demo's repartition(1) and skewed stages fire their alerts. It takes
-// about 3 minutes, so it is behind the e2e build tag (make e2e); -short
-// skips it too.
+// demo's repartition(1) and skewed stages fire their alerts. Debian's
+// Prometheus 2 and Prometheus 3 side by side, each with its own
+// Alertmanager and webhook, on the same demo. It takes about 3 minutes, so
+// it is behind the e2e build tag (make e2e); -short skips it too.
 func TestEndToEndDemo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end demo test takes ~3 minutes")
 	}
 	alertmanagerBin := testkit.RequireTool(t, "prometheus-alertmanager")
-	testkit.RequireTool(t, "prometheus")
 	// The demo feeds every event-log and exporter family but the SQL ones.
 	for _, m := range append(sm.For(sm.CollectorEventlog), sm.For(sm.CollectorExporter)...) {
 		if !strings.HasPrefix(m.Name, "spark_sql_") {
@@ -66,11 +66,15 @@ func TestEndToEndDemo(t *testing.T) {
 	startProcess(t, dir, "sparkglance", bin, "serve", "--demo", "--web.listen-address="+sgAddr)
 	promtest.WaitReady(t, "http://"+sgAddr+"/-/ready", 30*time.Second, filepath.Join(dir, "sparkglance.log"))
 
-	// A webhook receiver and a real Alertmanager in front of it.
-	hook := &webhook{firing: map[string]bool{}}
-	hookSrv := httptest.NewServer(hook)
-	defer hookSrv.Close()
-	amConfig := fmt.Sprintf(`route:
+	queries := demoQueries(t)
+	testkit.ForEachPrometheus(t, func(t *testing.T, p testkit.Prometheus) {
+		t.Parallel()
+		dir := t.TempDir()
+		// A webhook receiver and a real Alertmanager in front of it.
+		hook := &webhook{firing: map[string]bool{}}
+		hookSrv := httptest.NewServer(hook)
+		defer hookSrv.Close()
+		amConfig := fmt.Sprintf(`route:
   receiver: test
   group_by: [alertname]
   group_wait: 1s
@@ -81,21 +85,21 @@ receivers:
     webhook_configs:
       - url: %s
 `, hookSrv.URL)
-	if err := os.WriteFile(filepath.Join(dir, "alertmanager.yml"), []byte(amConfig), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	amAddr := testkit.FreeLoopbackAddr(t)
-	startProcess(t, dir, "alertmanager", alertmanagerBin, "--config.file="+filepath.Join(dir, "alertmanager.yml"),
-		"--storage.path="+filepath.Join(dir, "am"), "--web.listen-address="+amAddr, "--cluster.listen-address=")
-	promtest.WaitReady(t, "http://"+amAddr+"/-/ready", 30*time.Second, filepath.Join(dir, "alertmanager.log"))
+		if err := os.WriteFile(filepath.Join(dir, "alertmanager.yml"), []byte(amConfig), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		amAddr := testkit.FreeLoopbackAddr(t)
+		startProcess(t, dir, "alertmanager", alertmanagerBin, "--config.file="+filepath.Join(dir, "alertmanager.yml"),
+			"--storage.path="+filepath.Join(dir, "am"), "--web.listen-address="+amAddr, "--cluster.listen-address=")
+		promtest.WaitReady(t, "http://"+amAddr+"/-/ready", 30*time.Second, filepath.Join(dir, "alertmanager.log"))
 
-	// Prometheus with the shipped rules; the demo compresses a job into
-	// three minutes, so only the alerts' `for` shrinks.
-	rules, err := alerts.Render(demoThresholds())
-	if err != nil {
-		t.Fatal(err)
-	}
-	promConfig := fmt.Sprintf(`global:
+		// Prometheus with the shipped rules; the demo compresses a job into
+		// three minutes, so only the alerts' `for` shrinks.
+		rules, err := alerts.Render(demoThresholds())
+		if err != nil {
+			t.Fatal(err)
+		}
+		promConfig := fmt.Sprintf(`global:
   scrape_interval: 2s
   evaluation_interval: 2s
 rule_files: [rules.yml]
@@ -108,45 +112,45 @@ scrape_configs:
     static_configs:
       - targets: ["%s"]
 `, amAddr, sgAddr)
-	prom := promtest.Start(t, promConfig, map[string][]byte{"rules.yml": rules})
+		prom := promtest.StartRelease(t, p, promConfig, map[string][]byte{"rules.yml": rules})
 
-	queries := demoQueries(t)
-	hadData := map[string]bool{}
-	// The demo's story (internal/simulate): stage 3 is the skewed join,
-	// stages 5 and 6 the job whose shuffle fetch fails and is retried,
-	// stage 7 the repartition(1) write.
-	want := []string{"SparkStageSingleCore/7", "SparkExecutorSpillSkew/3"}
-	deadline := time.Now().Add(e2eDeadline)
-	for time.Now().Before(deadline) {
-		appID := currentApp(prom)
+		hadData := map[string]bool{}
+		// The demo's story (internal/simulate): stage 3 is the skewed join,
+		// stages 5 and 6 the job whose shuffle fetch fails and is retried,
+		// stage 7 the repartition(1) write.
+		want := []string{"SparkStageSingleCore/7", "SparkExecutorSpillSkew/3"}
+		deadline := time.Now().Add(e2eDeadline)
+		for time.Now().Before(deadline) {
+			appID := currentApp(prom)
+			for _, q := range queries {
+				if hadData[q.Where] || appID == "" {
+					continue
+				}
+				r, err := prom.Query(strings.ReplaceAll(promqltest.Substitute(q.Text), "app-dummy", appID))
+				if err != nil {
+					t.Fatalf("%s: %v", q.Where, err)
+				}
+				if len(r.Result) > 0 {
+					hadData[q.Where] = true
+				}
+			}
+			if len(hadData) == len(queries) && hook.hasAll(want) {
+				break
+			}
+			time.Sleep(3 * time.Second)
+		}
 		for _, q := range queries {
-			if hadData[q.Where] || appID == "" {
-				continue
-			}
-			r, err := prom.Query(strings.ReplaceAll(promqltest.Substitute(q.Text), "app-dummy", appID))
-			if err != nil {
-				t.Fatalf("%s: %v", q.Where, err)
-			}
-			if len(r.Result) > 0 {
-				hadData[q.Where] = true
+			if !hadData[q.Where] {
+				t.Errorf("dashboard query never returned data in %s: %s: %s", e2eDeadline, q.Where, q.Text)
 			}
 		}
-		if len(hadData) == len(queries) && hook.hasAll(want) {
-			break
+		for _, a := range want {
+			if !hook.has(a) {
+				t.Errorf("alert %s never reached the webhook through Alertmanager in %s (received: %v)", a, e2eDeadline, hook.names())
+			}
 		}
-		time.Sleep(3 * time.Second)
-	}
-	for _, q := range queries {
-		if !hadData[q.Where] {
-			t.Errorf("dashboard query never returned data in %s: %s: %s", e2eDeadline, q.Where, q.Text)
-		}
-	}
-	for _, a := range want {
-		if !hook.has(a) {
-			t.Errorf("alert %s never reached the webhook through Alertmanager in %s (received: %v)", a, e2eDeadline, hook.names())
-		}
-	}
-	t.Logf("%d demo-fed dashboard queries returned data; alerts delivered: %v", len(hadData), hook.names())
+		t.Logf("Prometheus %s: %d demo-fed dashboard queries returned data; alerts delivered: %v", p.Name, len(hadData), hook.names())
+	})
 }
 
 // demoThresholds are the shipped thresholds with `for` durations that fit
