@@ -25,6 +25,16 @@ Every metric is defined once, in the metric schema (package
 internal/metricschema), and this page is rendered from it. The collectors column names the
 ` + "`--collector.<name>`" + ` flags whose collector emits a family.
 
+Tested against Debian's Prometheus 2.42 and Prometheus 3.16 (built from the version tools/go.mod
+pins): both scrape real logs with every ` + "`spark_`" + ` series and value equal to ` + "`/metrics`" + `, and the
+demo with the same families; Prometheus 2 by default and protobuf first, Prometheus 3 by default and under
+each scrape protocol forced (PrometheusProto, OpenMetricsText1.0.0 and 0.0.1, PrometheusText1.0.0 and
+0.0.4). Both promtools' ` + "`check metrics`" + ` and rule unit tests pass, and the demo-fed dashboard queries
+return data and the demo's alerts fire under both. Pushed over OTLP, the series reach
+Prometheus 3's OTLP receiver and, through the OpenTelemetry Collector 0.165, its remote write into
+Prometheus 3 and its Prometheus exporter, with the values of ` + "`/metrics`" + ` under translated names
+(deploy/README.md lists the families renamed).
+
 Per-application series carry ` + "`app_id`" + ` and ` + "`app_name`" + `;
 per-executor series add ` + "`executor_id`" + `. Only the latest attempt of
 an application id is exported. When the event-log collector (` + "`eventlog`" + `) and
