@@ -49,8 +49,8 @@
 // from those same series, byte for byte as expfmt writes it (textenc.go),
 // kept once a second scrape needs it or the collector asks (a big scrape
 // of unchanged parts then mostly copies kept text). OpenMetrics, which
-// Prometheus asks for first, goes the text path too: each part's
-// OpenMetrics text is encoded by expfmt from its series once and kept. A part
+// Prometheus asks for first, goes the text path too, from the same kept
+// text (Part.writeOpenMetrics). A part
 // of many series can hold them in columns ([Columns]: label pairs as
 // indices into a table of pairs whose text is made once): its text is
 // written from the columns and its dto series, for the registry path,

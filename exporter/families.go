@@ -126,8 +126,7 @@ func (p *Part) Text() ([]byte, error) {
 }
 
 // openMetricsText returns the series' sample lines in OpenMetrics (no
-// HELP, TYPE or # EOF line), encoded by expfmt once and kept: the text a
-// Prometheus gets by default (it asks for OpenMetrics first).
+// HELP, TYPE or # EOF line), encoded by expfmt once and kept.
 func (p *Part) openMetricsText() ([]byte, error) {
 	p.omOnce.Do(func() {
 		if p.cols != nil && p.cols.err != nil {
@@ -153,6 +152,81 @@ func (p *Part) openMetricsText() ([]byte, error) {
 		p.omText = slices.Clone(samples)
 	})
 	return p.omText, p.omErr
+}
+
+// writeOpenMetrics writes the part's sample lines in OpenMetrics. The
+// lines of a counter, gauge or untyped part without timestamps differ from
+// the text format's only in integral values, which OpenMetrics writes with
+// ".0" (1.0, 42.0; expfmt's float format otherwise): they are written from
+// the part's kept text with that added, a pass over bytes. Other parts are
+// encoded by expfmt once (openMetricsText).
+func (p *Part) writeOpenMetrics(w *bufio.Writer) error {
+	if !p.valueLinesOnly() {
+		text, err := p.openMetricsText()
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(text)
+		return err
+	}
+	text, err := p.Text()
+	if err != nil {
+		return err
+	}
+	for len(text) > 0 {
+		line, rest, _ := bytes.Cut(text, []byte{'\n'})
+		text = rest
+		if _, err := w.Write(line); err != nil {
+			return err
+		}
+		if integral(line[bytes.LastIndexByte(line, ' ')+1:]) {
+			if _, err := w.WriteString(".0"); err != nil {
+				return err
+			}
+		}
+		if err := w.WriteByte('\n'); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// openMetricsErr is the error writeOpenMetrics meets, if any.
+func (p *Part) openMetricsErr() error {
+	if p.valueLinesOnly() {
+		return p.encodingErr()
+	}
+	_, err := p.openMetricsText()
+	return err
+}
+
+// valueLinesOnly reports whether the part's lines are name, labels and
+// value only: counters, gauges and untyped series without timestamps.
+func (p *Part) valueLinesOnly() bool {
+	switch p.typ {
+	case dto.MetricType_COUNTER, dto.MetricType_GAUGE, dto.MetricType_UNTYPED:
+	default:
+		return false
+	}
+	if p.cols != nil {
+		return true // columns hold no timestamps
+	}
+	for _, m := range p.metrics {
+		if m.TimestampMs != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// integral reports whether a text-format value is written without a
+// fraction or exponent, which OpenMetrics adds ".0" to.
+func integral(v []byte) bool {
+	switch string(v) {
+	case "NaN", "+Inf", "-Inf":
+		return false
+	}
+	return len(v) > 0 && !bytes.ContainsAny(v, ".e")
 }
 
 // appendText appends the sample lines, encoded now.

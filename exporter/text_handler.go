@@ -132,10 +132,10 @@ func writeText(w *bufio.Writer, format expfmt.Format, g gathered, keep map[strin
 }
 
 // writeReadyOpenMetrics is writeReady in OpenMetrics: HELP and TYPE as
-// expfmt writes them, then each part's OpenMetrics text.
+// expfmt writes them, then each part's lines (Part.writeOpenMetrics).
 func writeReadyOpenMetrics(w *bufio.Writer, f *Family) error {
 	for _, p := range f.Parts {
-		if _, err := p.openMetricsText(); err != nil {
+		if err := p.openMetricsErr(); err != nil {
 			return err
 		}
 	}
@@ -144,8 +144,7 @@ func writeReadyOpenMetrics(w *bufio.Writer, f *Family) error {
 		return err
 	}
 	for _, p := range f.Parts {
-		text, _ := p.openMetricsText()
-		if _, err := w.Write(text); err != nil {
+		if err := p.writeOpenMetrics(w); err != nil {
 			return err
 		}
 	}
