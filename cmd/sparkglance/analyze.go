@@ -89,16 +89,24 @@ func (c *analyzeCommand) run(ctx context.Context) error {
 		return status
 	}
 	out := jsonArrayWriter{w: bufio.NewWriterSize(c.out, 1<<16)}
+	// The documents wait in a spool for their workload comparison
+	// (analyze_workloads.go).
+	spool, err := newWorkloadSpool()
+	if err != nil {
+		return err
+	}
 	sink := &docSink{
 		// Encoding a long application's document takes seconds, in one
 		// call that cannot look at ctx: an interruption does not wait for it.
-		prepare: func(doc appdoc.Doc) (any, error) {
-			return untilDone(ctx, func() (any, error) { return encodeElement(doc) })
-		},
-		emit: func(elem any) error { return out.add(elem.([]byte)) },
+		prepare: func(doc appdoc.Doc) (any, error) { return spoolDoc(ctx, doc) },
+		emit:    func(d any) error { return spool.add(d.(spooledDoc)) },
 	}
 	_, status, err := c.readAll(ctx, "analyze", sink)
 	if err != nil {
+		spool.close()
+		return err
+	}
+	if err := spool.writeTo(&out, workload.Options{BaselineRuns: c.workload.BaselineRuns, Thresholds: c.cfg.Thresholds}); err != nil {
 		return err
 	}
 	if err := out.close(); err != nil {
@@ -119,9 +127,11 @@ type docSink struct {
 // The JSON output is one array of every application's document. Encoding
 // it is a large part of the work for many small logs, so each document is
 // encoded by the worker that read it (encodeElement, indented as an element
-// of the array) and written as soon as the documents before it are: the
-// bytes are those of encoding the whole array with an indent of two spaces,
-// and no document is held longer than that.
+// of the array) and held, encoded, in a temporary file until every input is
+// read (a run's workload comparison needs the runs of its workload that
+// started before it, analyze_workloads.go): the bytes are those of encoding
+// the whole array with an indent of two spaces, and no document is held in
+// memory.
 func encodeElement(doc appdoc.Doc) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

@@ -216,6 +216,33 @@ func Evaluate(run *Summary, previous []Summary, o Options) Result {
 	return res
 }
 
+// DetailsUsed lists the indices of previous whose details (properties,
+// stages) Evaluate reads: the last finished run, for what changed, and the
+// baseline's run closest to the median, for where the time went. A caller
+// that keeps the details elsewhere loads these only.
+func DetailsUsed(previous []Summary, o Options) []int {
+	var done []int
+	var runs []Summary
+	for i := range previous {
+		if previous[i].Finished {
+			done = append(done, i)
+			runs = append(runs, previous[i])
+		}
+	}
+	if len(done) == 0 {
+		return nil
+	}
+	out := []int{done[len(done)-1]}
+	if _, closest := NewBaseline(runs, o.runs()); closest != nil {
+		for k := range runs {
+			if &runs[k] == closest && done[k] != out[0] {
+				out = append(out, done[k])
+			}
+		}
+	}
+	return out
+}
+
 // beyond tells whether a measure crossed its threshold.
 func beyond(c Change, th analysis.Thresholds) bool {
 	switch c.Measure {
