@@ -85,7 +85,11 @@ func (c *analyzeCommand) run(ctx context.Context) error {
 		if err := c.print(docs); err != nil {
 			return err
 		}
-		writeWorkloads(c.out, runs)
+		var tables bytes.Buffer
+		writeWorkloads(&tables, runs)
+		if _, err := io.WriteString(c.out, human.SafeLines(tables.String())); err != nil { // names from the logs, escaped as print does
+			return err
+		}
 		return status
 	}
 	out := jsonArrayWriter{w: bufio.NewWriterSize(c.out, 1<<16)}

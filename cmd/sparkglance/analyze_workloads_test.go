@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -221,4 +222,44 @@ func encodeAsElement(v any) ([]byte, error) {
 	enc.SetIndent("  ", "  ")
 	err := enc.Encode(v)
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), err
+}
+
+// Names two runs of a workload chose reach the terminal escaped in
+// analyze's workload table and in compare's text, as in the rest of the
+// text output.
+func TestHostileNamesEscapedInWorkloadText(t *testing.T) {
+	dir := t.TempDir()
+	hostile := "\x1b]0;pwned\x07\x1b[2J\u202e\u009b31m"
+	var logs []string
+	for i, runMs := range []int{800, 900} {
+		start := 1700000000000 + int64(i)*86_400_000
+		lines := []string{
+			`{"Event":"SparkListenerLogStart","Spark Version":"3.5.0"}`,
+			fmt.Sprintf(`{"Event":"SparkListenerApplicationStart","App Name":%s,"App ID":"app-%d","Timestamp":%d,"User":"u"}`, jsonText("app"+hostile), i+1, start),
+			fmt.Sprintf(`{"Event":"SparkListenerEnvironmentUpdate","JVM Information":{},"Spark Properties":{"spark.sql.shuffle.partitions":%s},"Hadoop Properties":{},"System Properties":{},"Classpath Entries":{}}`, jsonText(fmt.Sprint(i)+hostile)),
+			fmt.Sprintf(`{"Event":"SparkListenerExecutorAdded","Timestamp":%d,"Executor ID":"1","Executor Info":{"Host":"h","Total Cores":2,"Log Urls":{}}}`, start),
+			fmt.Sprintf(`{"Event":"SparkListenerStageSubmitted","Stage Info":{"Stage ID":0,"Stage Attempt ID":0,"Stage Name":%s,"Number of Tasks":1,"Submission Time":%d,"RDD Info":[],"Parent IDs":[],"Details":"","Accumulables":[]},"Properties":{}}`, jsonText("stage"+hostile), start+100),
+			fmt.Sprintf(`{"Event":"SparkListenerStageCompleted","Stage Info":{"Stage ID":0,"Stage Attempt ID":0,"Stage Name":%s,"Number of Tasks":1,"Submission Time":%d,"Completion Time":%d,"RDD Info":[],"Parent IDs":[],"Details":"","Accumulables":[]}}`, jsonText("stage"+hostile), start+100, start+100+int64(runMs)),
+			fmt.Sprintf(`{"Event":"SparkListenerTaskEnd","Stage ID":0,"Stage Attempt ID":0,"Task Type":"ResultTask","Task End Reason":{"Reason":"Success"},"Task Info":{"Task ID":0,"Index":0,"Attempt":0,"Launch Time":%d,"Executor ID":"1","Host":"h","Finish Time":%d,"Failed":false,"Killed":false},"Task Metrics":{"Executor Run Time":%d,"Executor CPU Time":700000000}}`, start+100, start+100+int64(runMs), runMs),
+			fmt.Sprintf(`{"Event":"SparkListenerApplicationEnd","Timestamp":%d}`, start+2000),
+		}
+		log := filepath.Join(dir, fmt.Sprintf("app-%d", i+1))
+		if err := os.WriteFile(log, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		logs = append(logs, log)
+	}
+	analyzeOut, _, status := runBinary(t, append([]string{"analyze"}, logs...)...)
+	if status != 0 || !strings.Contains(analyzeOut, "Workload app\\x1b]0;pwned") {
+		t.Errorf("analyze exit %d, no workload table with the name escaped:\n%s", status, analyzeOut)
+	}
+	compareOut, _, status := runBinary(t, "compare", logs[0], logs[1])
+	if status != 0 || !strings.Contains(compareOut, `stage\x1b]0;pwned`) || !strings.Contains(compareOut, `spark.sql.shuffle.partitions: 0\x1b]0;pwned`) {
+		t.Errorf("compare exit %d, the names are not shown escaped:\n%s", status, compareOut)
+	}
+	for what, out := range map[string]string{"analyze": analyzeOut, "compare": compareOut} {
+		if strings.ContainsAny(out, "\x1b\x07\u202e\u009b") {
+			t.Errorf("%s's text carries a raw control character:\n%q", what, out)
+		}
+	}
 }
