@@ -1,8 +1,10 @@
 package workload_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -95,5 +97,28 @@ func TestHistoryKeepsBoundedSummaries(t *testing.T) {
 	}
 	if runs != workloads*maxRuns || detailed != workloads*(baselineRuns+2) {
 		t.Errorf("%d summaries kept (%d with details), want %d (%d)", runs, detailed, workloads*maxRuns, workloads*(baselineRuns+2))
+	}
+}
+
+// What changed between two runs names a secret property, its value
+// redacted as Spark redacts it: never the secret.
+func TestPropertyDiffRedactsSecrets(t *testing.T) {
+	runs, err := simulate.WorkloadRuns(5, workloadtest.SeriesStart) // runs 0 and 1 steady
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs[0].Properties["spark.redis.password"] = "hunter1"
+	runs[1].Properties["spark.redis.password"] = "hunter2"
+	runs[1].Properties["spark.hadoop.fs.s3a.secret.key"] = "hunter3"
+	a, b := workloadtest.Analyze(t, runs[0].Config), workloadtest.Analyze(t, runs[1].Config)
+	sa, sb := workload.Summarize(&a), workload.Summarize(&b)
+	c := workload.Compare(&sa, &sb)
+	want := []workload.PropertyChange{{Name: "spark.hadoop.fs.s3a.secret.key", New: "*********(redacted)", Added: true}}
+	if !slices.Equal(c.Properties, want) {
+		t.Errorf("property changes %+v, want %+v (the password's change is invisible once redacted)", c.Properties, want)
+	}
+	b2, _ := json.Marshal(c)
+	if strings.Contains(string(b2), "hunter") {
+		t.Errorf("a secret in the comparison: %s", b2)
 	}
 }
