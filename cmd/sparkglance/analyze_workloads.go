@@ -200,23 +200,45 @@ func (s *workloadSpool) writeJudged(out *jsonArrayWriter, o workload.Options) er
 	for i := range s.runs {
 		sums[i] = s.runs[i].summary
 	}
-	judgedRuns, err := judgeSummaries(sums, o, s.load)
+	// Each result is encoded as soon as it is known and goes to the file
+	// too: a result holds the details of the runs it compared, its
+	// encoding some kilobytes, a thousand runs' tens of megabytes.
+	type spliced struct{ finding, comparison section }
+	splices := make([]*spliced, len(s.runs))
+	_, err := judgeSummaries(sums, o, s.load, func(i int, r *workload.Result) error {
+		sp, err := newComparisonSplice(r)
+		if err != nil {
+			return err
+		}
+		var at spliced
+		if at.finding, err = s.write(sp.finding); err != nil {
+			return err
+		}
+		if at.comparison, err = s.write(sp.comparison); err != nil {
+			return err
+		}
+		splices[i] = &at
+		return nil
+	})
 	if err != nil {
 		return err
-	}
-	results := make([]*workload.Result, len(s.runs))
-	for _, runs := range judgedRuns {
-		for _, j := range runs {
-			results[j.doc] = &j.result
-		}
 	}
 	for i, run := range s.runs {
 		elem, err := s.read(run.elem)
 		if err != nil {
 			return err
 		}
-		if r := results[i]; r != nil {
-			if elem, err = withComparison(elem, run.findings, r); err != nil {
+		if at := splices[i]; at != nil {
+			var sp comparisonSplice
+			if sp.comparison, err = s.read(at.comparison); err != nil {
+				return err
+			}
+			if at.finding.n > 0 {
+				if sp.finding, err = s.read(at.finding); err != nil {
+					return err
+				}
+			}
+			if elem, err = withComparison(elem, run.findings, &sp); err != nil {
 				return err
 			}
 		}
@@ -236,42 +258,58 @@ func (s *workloadSpool) close() error {
 	return err
 }
 
-// withComparison adds the run's workload_regression finding (if any) to the
-// findings of an element and its workload comparison as its last member,
-// as encodeElement would have written them.
-func withComparison(elem []byte, findings section, r *workload.Result) ([]byte, error) {
-	var out bytes.Buffer
-	out.Grow(len(elem) + 4096)
-	out.Write(elem[:findings.off])
-	old := findings.of(elem)
+// comparisonSplice is what a judged run adds to its document, encoded as
+// members of an element: its workload_regression finding (nil when none)
+// and its workload comparison.
+type comparisonSplice struct {
+	finding, comparison []byte
+}
+
+func newComparisonSplice(r *workload.Result) (*comparisonSplice, error) {
+	var sp comparisonSplice
 	if f, ok := r.Finding(); ok {
-		fb, err := json.MarshalIndent(f, "      ", "  ")
+		b, err := json.MarshalIndent(f, "      ", "  ")
 		if err != nil {
 			return nil, err
 		}
+		sp.finding = b
+	}
+	b, err := json.MarshalIndent(newWorkloadComparison(r), "    ", "  ")
+	if err != nil {
+		return nil, err
+	}
+	sp.comparison = b
+	return &sp, nil
+}
+
+// withComparison adds the run's workload_regression finding (if any) to the
+// findings of an element and its workload comparison as its last member,
+// as encodeElement would have written them.
+func withComparison(elem []byte, findings section, sp *comparisonSplice) ([]byte, error) {
+	rest := elem[findings.off+findings.n:]
+	const end = "\n  }"
+	if !bytes.HasSuffix(rest, []byte(end)) {
+		return nil, errors.New("a document does not end as an element of the array")
+	}
+	var out bytes.Buffer
+	out.Grow(len(elem) + len(sp.finding) + len(sp.comparison) + 64)
+	out.Write(elem[:findings.off])
+	old := findings.of(elem)
+	if sp.finding != nil {
 		if string(old) == "[]" || string(old) == "null" {
 			out.WriteString("[\n      ")
 		} else {
 			out.Write(bytes.TrimSuffix(old, []byte("\n    ]")))
 			out.WriteString(",\n      ")
 		}
-		out.Write(fb)
+		out.Write(sp.finding)
 		out.WriteString("\n    ]")
 	} else {
 		out.Write(old)
 	}
-	rest := elem[findings.off+findings.n:]
-	const end = "\n  }"
-	if !bytes.HasSuffix(rest, []byte(end)) {
-		return nil, errors.New("a document does not end as an element of the array")
-	}
-	wc, err := json.MarshalIndent(newWorkloadComparison(r), "    ", "  ")
-	if err != nil {
-		return nil, err
-	}
 	out.Write(rest[:len(rest)-len(end)])
 	out.WriteString(",\n    \"workloadComparison\": ")
-	out.Write(wc)
+	out.Write(sp.comparison)
 	out.WriteString(end)
 	return out.Bytes(), nil
 }

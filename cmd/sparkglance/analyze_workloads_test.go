@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -189,7 +190,11 @@ func TestWorkloadComparisonSpliced(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := withComparison(sp.elem, sp.findings, &res)
+			splice, err := newComparisonSplice(&res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := withComparison(sp.elem, sp.findings, splice)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -260,6 +265,39 @@ func TestHostileNamesEscapedInWorkloadText(t *testing.T) {
 	for what, out := range map[string]string{"analyze": analyzeOut, "compare": compareOut} {
 		if strings.ContainsAny(out, "\x1b\x07\u202e\u009b") {
 			t.Errorf("%s's text carries a raw control character:\n%q", what, out)
+		}
+	}
+}
+
+// The spool keeps no run's details in memory: they come back from its file
+// when a judgement needs them, equal to the summary's.
+func TestSpoolKeepsRunsLight(t *testing.T) {
+	reports := workloadtest.Reports(t, 4)
+	s, err := newWorkloadSpool()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	for _, r := range reports {
+		d, err := spoolDoc(context.Background(), appdoc.Doc{Report: r, Log: r.AppID, Events: map[string]int64{}, Problems: []sparklog.Problem{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.add(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, r := range reports {
+		if s.runs[i].summary.Detailed() {
+			t.Errorf("run %d: details kept in memory", i)
+		}
+		got, err := s.load(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := workload.Summarize(&r)
+		if !got.Detailed() || !maps.Equal(got.Properties, want.Properties) || !slices.Equal(got.Stages, want.Stages) || got.Values != want.Values {
+			t.Errorf("run %d: loaded %+v, want %+v", i, got, want)
 		}
 	}
 }

@@ -29,7 +29,7 @@ func judgeRuns(docs []appdoc.Doc, o workload.Options) map[string][]judged {
 	for i := range docs {
 		sums[i] = workload.Summarize(&docs[i].Report)
 	}
-	out, _ := judgeSummaries(sums, o, nil) // nothing to load: no error
+	out, _ := judgeSummaries(sums, o, nil, nil) // nothing to load or use: no error
 	return out
 }
 
@@ -38,8 +38,11 @@ func judgeRuns(docs []appdoc.Doc, o workload.Options) map[string][]judged {
 // left out. judged.doc is the index in sums. When sums leave the details
 // (properties, stages) out, load gives the run of an index with them: it
 // is called for each judged run and the earlier runs its judgement reads
-// (workload.DetailsUsed), so they need not all be in memory at once.
-func judgeSummaries(sums []workload.Summary, o workload.Options, load func(i int) (workload.Summary, error)) (map[string][]judged, error) {
+// (workload.DetailsUsed), so they need not all be in memory at once. When
+// use is not nil, it gets each result instead of judged.result keeping
+// it (a result holds the runs' details it compared).
+func judgeSummaries(sums []workload.Summary, o workload.Options, load func(i int) (workload.Summary, error),
+	use func(i int, r *workload.Result) error) (map[string][]judged, error) {
 	byKey := map[string][]judged{}
 	for i := range sums {
 		byKey[sums[i].Workload] = append(byKey[sums[i].Workload], judged{doc: i, summary: sums[i]})
@@ -58,8 +61,8 @@ func judgeSummaries(sums []workload.Summary, o workload.Options, load func(i int
 		}
 		for i := range runs {
 			run, prev := ordered[i], ordered[:i]
+			var lent []int // of prev, lent their details for this run's judgement
 			if load != nil {
-				prev = slices.Clone(prev)
 				var err error
 				if run, err = load(runs[i].doc); err != nil {
 					return nil, err
@@ -68,9 +71,18 @@ func judgeSummaries(sums []workload.Summary, o workload.Options, load func(i int
 					if prev[j], err = load(runs[j].doc); err != nil {
 						return nil, err
 					}
+					lent = append(lent, j)
 				}
 			}
-			runs[i].result = workload.Evaluate(&run, prev, o)
+			res := workload.Evaluate(&run, prev, o)
+			for _, j := range lent {
+				prev[j].Properties, prev[j].Stages = nil, nil
+			}
+			if use == nil {
+				runs[i].result = res
+			} else if err := use(runs[i].doc, &res); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return byKey, nil
