@@ -30,6 +30,10 @@ type Doc struct {
 	Events          map[string]int64   `json:"events"`
 	Problems        []sparklog.Problem `json:"problems"`
 	ProblemsOmitted int64              `json:"problemsOmitted,omitempty"`
+	// User is who ran the application (its ApplicationStart's user), for
+	// the series that carry it (backfill's spark_app_info); the document
+	// leaves it out.
+	User string `json:"-"`
 }
 
 // Read reads one application attempt's log to its end through the analysis
@@ -46,6 +50,9 @@ func Read(ctx context.Context, l sparklog.Log, cfg analysis.Config, progress fun
 				if err := ctx.Err(); err != nil {
 					return err
 				}
+			}
+			if s, ok := ev.(*sparklog.ApplicationStart); ok {
+				doc.User = s.User
 			}
 			app.AddAt(pos, ev)
 			return nil
