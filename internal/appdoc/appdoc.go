@@ -2,6 +2,8 @@
 // attempt's analysis together with what reading its event log met. `analyze
 // --json`, the `report` command and the exporter's JSON API all write this
 // same document, so a consumer can read any of them with one schema.
+// ReadAll and ReadLogs are the one reading pipeline of the commands that
+// read logs once (analyze, report, compare, backfill).
 package appdoc
 
 import (
