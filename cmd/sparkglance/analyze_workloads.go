@@ -61,7 +61,7 @@ func newWorkloadComparison(r *workload.Result) workloadComparison {
 	return wc
 }
 
-// spooledDoc is what the sink's prepare makes of one document.
+// spooledDoc is what the sink's Prepare makes of one document.
 type spooledDoc struct {
 	elem []byte // encodeElement's bytes
 	// findings is where the document's "findings" array is in elem.
