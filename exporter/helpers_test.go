@@ -76,11 +76,11 @@ func (panickingCollector) Update(context.Context, chan<- prometheus.Metric) erro
 // testCatalog has one collector of each behaviour, all enabled.
 func testCatalog() *exporter.Catalog {
 	cat := exporter.NewCatalog()
-	cat.Register("answer", true, exportertest.Fixed(answerCollector{}))
-	cat.Register("failing", true, exportertest.Fixed(failingCollector{}))
-	cat.Register("slow", true, exportertest.Fixed(slowCollector{}))
-	cat.Register("stubborn", true, exportertest.Fixed(stubbornCollector{}))
-	cat.Register("panicking", true, exportertest.Fixed(panickingCollector{}))
+	cat.Register("answer", true, exportertest.Fixed(exporter.FromUpdater(answerCollector{})))
+	cat.Register("failing", true, exportertest.Fixed(exporter.FromUpdater(failingCollector{})))
+	cat.Register("slow", true, exportertest.Fixed(exporter.FromUpdater(slowCollector{})))
+	cat.Register("stubborn", true, exportertest.Fixed(exporter.FromUpdater(stubbornCollector{})))
+	cat.Register("panicking", true, exportertest.Fixed(exporter.FromUpdater(panickingCollector{})))
 	return cat
 }
 

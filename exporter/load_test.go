@@ -87,7 +87,7 @@ func TestScrapesAnsweredUnderIdleConnectionsAndPagePolling(t *testing.T) {
 		t.Skip("opens over 1,000 connections")
 	}
 	app := liveApp(t)
-	cat := exportertest.Catalog(map[string]exporter.Collector{"pages": pagesCollector(app)})
+	cat := exportertest.Catalog(map[string]exporter.Collector{"pages": exporter.FromUpdater(pagesCollector(app))})
 	addr := strings.TrimPrefix(exportertest.Start(t, cat).URL, "http://")
 
 	var idle []net.Conn

@@ -20,7 +20,7 @@ import (
 
 func answerCatalog() *exporter.Catalog {
 	cat := exporter.NewCatalog()
-	cat.Register("answer", true, exportertest.Fixed(answerCollector{}))
+	cat.Register("answer", true, exportertest.Fixed(exporter.FromUpdater(answerCollector{})))
 	return cat
 }
 

@@ -125,8 +125,8 @@ func TestOTLPPushOverHTTP(t *testing.T) {
 // the same metric names as a /metrics scrape.
 func testOTLPPush(t *testing.T, pushes <-chan push, args ...string) push {
 	cat := exporter.NewCatalog()
-	cat.Register("answer", true, exportertest.Fixed(answerCollector{}))
-	cat.Register("failing", true, exportertest.Fixed(failingCollector{}))
+	cat.Register("answer", true, exportertest.Fixed(exporter.FromUpdater(answerCollector{})))
+	cat.Register("failing", true, exportertest.Fixed(exporter.FromUpdater(failingCollector{})))
 	base := exportertest.Start(t, cat, append(args, "--otlp.interval=200ms", "--otlp.headers=x-token=abc")...).URL
 
 	var got push
@@ -257,7 +257,7 @@ func TestOTLPFlagsAreValidated(t *testing.T) {
 // bounded.
 func TestOTLPUnreachableDoesNotBreakScrapes(t *testing.T) {
 	cat := exporter.NewCatalog()
-	cat.Register("answer", true, exportertest.Fixed(answerCollector{}))
+	cat.Register("answer", true, exportertest.Fixed(exporter.FromUpdater(answerCollector{})))
 	base := exportertest.Start(t, cat, "--otlp.endpoint="+testkit.FreeLoopbackAddr(t), "--otlp.insecure",
 		"--otlp.interval=100ms", "--otlp.timeout=300ms").URL
 	// Scrapes while pushes fail, until some have failed.

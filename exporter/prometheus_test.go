@@ -18,9 +18,9 @@ import (
 // timeout header bounds the slow collector.
 func TestRealPrometheusScrapes(t *testing.T) {
 	cat := exporter.NewCatalog()
-	cat.Register("answer", true, exportertest.Fixed(answerCollector{}))
-	cat.Register("failing", true, exportertest.Fixed(failingCollector{}))
-	cat.Register("slow", true, exportertest.Fixed(slowCollector{}))
+	cat.Register("answer", true, exportertest.Fixed(exporter.FromUpdater(answerCollector{})))
+	cat.Register("failing", true, exportertest.Fixed(exporter.FromUpdater(failingCollector{})))
+	cat.Register("slow", true, exportertest.Fixed(exporter.FromUpdater(slowCollector{})))
 	target := strings.TrimPrefix(exportertest.Start(t, cat).URL, "http://")
 	prom := promtest.StartScraping(t, target)
 

@@ -3,7 +3,6 @@ package exporter_test
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -19,7 +18,7 @@ import (
 
 func TestLandingPageAndHealth(t *testing.T) {
 	cat := exporter.NewCatalog()
-	cat.Register("answer", true, exportertest.Fixed(answerCollector{}))
+	cat.Register("answer", true, exportertest.Fixed(exporter.FromUpdater(answerCollector{})))
 	base := exportertest.Start(t, cat, "--web.telemetry-path=/spark-metrics").URL
 
 	status, body := testkit.HTTPGet(t, nil, base+"/", nil)
@@ -66,7 +65,7 @@ func (c *warmingCollector) Ready() error {
 func TestReadyWaitsForCollectors(t *testing.T) {
 	c := &warmingCollector{}
 	cat := exporter.NewCatalog()
-	cat.Register("warming", true, func(*slog.Logger) (exporter.Collector, error) { return c, nil })
+	cat.Register("warming", true, exportertest.Fixed(exporter.FromUpdater(c)))
 	base := exportertest.Start(t, cat).URL
 
 	status, body := testkit.HTTPGet(t, nil, base+"/-/ready", nil)
@@ -97,7 +96,7 @@ func (c *runningCollector) Run(ctx context.Context) error {
 func TestRunnersFollowTheExporter(t *testing.T) {
 	c := &runningCollector{}
 	cat := exporter.NewCatalog()
-	cat.Register("model", true, func(*slog.Logger) (exporter.Collector, error) { return c, nil })
+	cat.Register("model", true, exportertest.Fixed(exporter.FromUpdater(c)))
 	cfg := exportertest.ParseConfig(t, cat, "--web.listen-address=127.0.0.1:0")
 	e, err := exporter.New(*cfg, cat, discard)
 	if err != nil {
@@ -151,7 +150,7 @@ func TestProfilingOnlyWithFlag(t *testing.T) {
 // --web.max-requests=1: a second scrape while one is in flight gets 503.
 func TestMaxRequests(t *testing.T) {
 	cat := exporter.NewCatalog()
-	cat.Register("slow", true, exportertest.Fixed(slowCollector{}))
+	cat.Register("slow", true, exportertest.Fixed(exporter.FromUpdater(slowCollector{})))
 	base := exportertest.Start(t, cat, "--web.max-requests=1", "--web.timeout-offset=0s").URL
 
 	first := make(chan int, 1)

@@ -77,7 +77,7 @@ func TestStacksEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := serve(t, map[string]exporter.Collector{"stacks": c})
+	base := serve(t, map[string]exporter.Collector{"stacks": exporter.FromUpdater(c)})
 	time.Sleep(300 * time.Millisecond) // every thread reaches its blocking call
 
 	t.Run("metrics", func(t *testing.T) { testMetrics(t, c, base, jvm.PID) })
