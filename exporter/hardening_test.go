@@ -111,7 +111,7 @@ func TestMaxConnections(t *testing.T) {
 // Profiling on an address beyond loopback without a web config is refused
 // naming --web.config.file, unless explicitly allowed; on loopback it runs.
 func TestProfilingNeedsWebConfigBeyondLoopback(t *testing.T) {
-	cat := testCatalog()
+	cat, _ := testCatalog(t)
 	for _, tc := range []struct {
 		args    []string
 		refused bool

@@ -240,18 +240,20 @@ func TestOTLPTimeoutAtMostTheInterval(t *testing.T) {
 // 10 s for it.
 func waitForLogLine(t *testing.T, logs *testkit.SyncBuffer, sub string) string {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		for l := range strings.Lines(logs.String()) {
+	var line string
+	text, ok := logs.Await(10*time.Second, func(text string) bool {
+		for l := range strings.Lines(text) {
 			if strings.Contains(l, sub) {
-				return l
+				line = l
+				return true
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no log line with %q within 10 s:\n%s", sub, logs)
-		}
-		time.Sleep(20 * time.Millisecond)
+		return false
+	})
+	if !ok {
+		t.Fatalf("no log line with %q within 10 s:\n%s", sub, text)
 	}
+	return line
 }
 
 func grepLines(text, sub string) string {

@@ -54,13 +54,14 @@ func TestRealPrometheusScrapes(t *testing.T) {
 // promtool's linter accepts a full scrape without a single remark.
 func TestPromtoolCheckMetrics(t *testing.T) {
 	testkit.RequireTool(t, "promtool") // before any scrape leaves the stubborn collector running
-	base := exportertest.Start(t, testCatalog()).URL
+	cat, stubborn := testCatalog(t)
+	base := exportertest.Start(t, cat).URL
 	status, body := testkit.HTTPGet(t, nil, base+"/metrics", http.Header{"X-Prometheus-Scrape-Timeout-Seconds": {"0.5"}})
 	if status != http.StatusOK {
 		t.Fatalf("status %d", status)
 	}
 	testkit.PromtoolCheckMetrics(t, body)
-	time.Sleep(time.Second) // let the stubborn collector finish while the exporter runs
+	stubborn.releaseAndWait(t) // its late send is drained while the exporter runs
 }
 
 // queryByCollector runs an instant query and maps each series' collector
