@@ -33,7 +33,7 @@ func TestOTLPReceiverGetsScrapedSeries(t *testing.T) {
 				t.Fatalf("only %d spark_* series scraped", len(scraped))
 			}
 			var received map[string]float64
-			waitFor(t, 15*time.Second, "a push with every scraped series", func() bool {
+			rcv.WaitForPush(t, 15*time.Second, func(pmetric.Metrics) bool { // a push with every scraped series
 				received = latestPushed(sink)
 				for k := range scraped {
 					if _, ok := received[k]; !ok {
