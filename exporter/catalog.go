@@ -38,6 +38,18 @@ type familyCollector struct{ FamilyCollector }
 
 func (c familyCollector) source() any { return c.FamilyCollector }
 
+// made reports whether c was made by FromUpdater or FromFamilies of a
+// non-nil value (a nil interface, or a type embedding a Collector, is not).
+func made(c Collector) bool {
+	switch c := c.(type) {
+	case updaterCollector:
+		return c.Updater != nil
+	case familyCollector:
+		return c.FamilyCollector != nil
+	}
+	return false
+}
+
 // Updater is a collector that sends const metrics (built with
 // prometheus.MustNewConstMetric, never with timestamps) for the current
 // scrape and returns when done; it must stop early once ctx is done.

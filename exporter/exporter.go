@@ -73,7 +73,7 @@ func New(cfg Config, cat *Catalog, logger *slog.Logger) (*Exporter, error) {
 		if err != nil {
 			return nil, fmt.Errorf("collector %s: %w", r.name, err)
 		}
-		if c == nil || c.source() == nil {
+		if !made(c) {
 			return nil, fmt.Errorf("collector %s: its factory returned no collector", r.name)
 		}
 		e.collectors = append(e.collectors, namedCollector{name: r.name, collector: c})

@@ -84,14 +84,19 @@ sparkglance_test_parts{source="z"} 5
 	}
 }
 
+// embeddingCollector satisfies exporter.Collector by embedding one, without
+// being made by FromUpdater or FromFamilies.
+type embeddingCollector struct{ exporter.Collector }
+
 // A collector is an Updater or a FamilyCollector by its type (exporter.Collector
-// is sealed); what the compiler cannot see, a factory handing out nothing, New
-// refuses with the collector's name.
+// is sealed); what the compiler cannot see, a factory handing out nothing or a
+// type that only embeds a Collector, New refuses with the collector's name.
 func TestNewRefusesMissingCollector(t *testing.T) {
 	for name, c := range map[string]exporter.Collector{
 		"none":         nil,
 		"nil_updater":  exporter.FromUpdater(nil),
 		"nil_families": exporter.FromFamilies(nil),
+		"embedding":    embeddingCollector{exporter.FromUpdater(answerCollector{})},
 	} {
 		cat := exporter.NewCatalog()
 		cat.Register(name, true, exportertest.Fixed(c))
