@@ -52,7 +52,7 @@ func TestBackgroundServesLastGoodRead(t *testing.T) {
 		testkit.JSONRoutes(routes).ServeHTTP(w, r)
 	}))
 	defer srv.Close()
-	c, _ := newTestCollector(t, Options{URLs: []string{srv.URL}, BackgroundInterval: 50 * time.Millisecond})
+	c, _ := newTestCollector(t, Options{URLs: []string{srv.URL}, BackgroundInterval: 200 * time.Millisecond})
 	if c.Ready() == nil {
 		t.Fatal("ready before the first read")
 	}
@@ -71,6 +71,14 @@ func TestBackgroundServesLastGoodRead(t *testing.T) {
 	waitRound(t, rounds)
 	if err := c.Ready(); err != nil {
 		t.Fatalf("not ready after the first round: %v", err)
+	}
+	// A round is bounded by the interval: on a loaded machine one may time
+	// out, so wait for a round that read the target.
+	for n := 1; !hasLine(scrape(t, c, time.Second), `spark_target_up{target="`+srv.URL+`"} 1`); n++ {
+		if n == 100 {
+			t.Fatal("no good read of the target in 100 rounds")
+		}
+		waitRound(t, rounds)
 	}
 	broken.Store(true)
 	for len(rounds) > 0 { // rounds stored before the target broke
