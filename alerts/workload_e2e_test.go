@@ -73,7 +73,7 @@ func TestWorkloadRegressedThroughAlertmanager(t *testing.T) {
 		t.Fatal(err)
 	}
 	cat := exporter.NewCatalog()
-	cat.Register(eventlog.CollectorName, true, exportertest.Fixed(w))
+	cat.Register(eventlog.CollectorName, true, exportertest.Fixed(exporter.FromFamilies(w)))
 	sg := strings.TrimPrefix(exportertest.Start(t, cat).URL, "http://")
 
 	var current atomic.Int64 // the run copied last

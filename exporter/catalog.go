@@ -15,10 +15,40 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// Collector is one source of metrics: an [Updater] or a [FamilyCollector]
-// (New refuses anything else). It may also be a [Runner], a [Readier] or a
-// [RouteProvider].
-type Collector any
+// Collector is one source of metrics, made from an [Updater] by [FromUpdater]
+// or from a [FamilyCollector] by [FromFamilies]; the interface is sealed, so
+// the compiler checks that every collector is one of the two. The value it is
+// made from may also be a [Runner], a [Readier] or a [RouteProvider].
+type Collector interface {
+	// source is the value the collector was made from.
+	source() any
+}
+
+// FromUpdater makes a collector of u, which sends const metrics per scrape.
+func FromUpdater(u Updater) Collector { return updaterCollector{u} }
+
+// FromFamilies makes a collector of f, which hands over whole families.
+func FromFamilies(f FamilyCollector) Collector { return familyCollector{f} }
+
+type updaterCollector struct{ Updater }
+
+func (c updaterCollector) source() any { return c.Updater }
+
+type familyCollector struct{ FamilyCollector }
+
+func (c familyCollector) source() any { return c.FamilyCollector }
+
+// made reports whether c was made by FromUpdater or FromFamilies of a
+// non-nil value (a nil interface, or a type embedding a Collector, is not).
+func made(c Collector) bool {
+	switch c := c.(type) {
+	case updaterCollector:
+		return c.Updater != nil
+	case familyCollector:
+		return c.FamilyCollector != nil
+	}
+	return false
+}
 
 // Updater is a collector that sends const metrics (built with
 // prometheus.MustNewConstMetric, never with timestamps) for the current

@@ -43,9 +43,9 @@ func enabledAfter(t *testing.T, cat *exporter.Catalog, args ...string) []string 
 func TestCollectorFlags(t *testing.T) {
 	newCat := func() *exporter.Catalog {
 		cat := exporter.NewCatalog()
-		cat.Register("alpha", true, exportertest.Fixed(sourceCollector("alpha")))
-		cat.Register("beta", false, exportertest.Fixed(sourceCollector("beta")), exporter.WithHelp("Beta, off by default."))
-		cat.Register("gamma", true, exportertest.Fixed(sourceCollector("gamma")))
+		cat.Register("alpha", true, exportertest.Fixed(exporter.FromUpdater(sourceCollector("alpha"))))
+		cat.Register("beta", false, exportertest.Fixed(exporter.FromUpdater(sourceCollector("beta"))), exporter.WithHelp("Beta, off by default."))
+		cat.Register("gamma", true, exportertest.Fixed(exporter.FromUpdater(sourceCollector("gamma"))))
 		return cat
 	}
 	cases := []struct {
@@ -75,7 +75,7 @@ func TestCollectorOwnFlags(t *testing.T) {
 	var gotDirs []string
 	cat.Register("logs", true, func(*slog.Logger) (exporter.Collector, error) {
 		gotDirs = slices.Clone(dirs)
-		return answerCollector{}, nil
+		return exporter.FromUpdater(answerCollector{}), nil
 	}, exporter.WithFlags(func(g exporter.FlagGroup) {
 		g.Flag("logs.dir", "Directory to read (repeatable).").StringsVar(&dirs)
 	}))
@@ -102,7 +102,7 @@ func TestStartupCheckStopsNew(t *testing.T) {
 		built := false
 		cat.Register("needy", false, func(*slog.Logger) (exporter.Collector, error) {
 			built = true
-			return answerCollector{}, nil
+			return exporter.FromUpdater(answerCollector{}), nil
 		},
 			exporter.WithFlags(func(g exporter.FlagGroup) { g.Flag("needy.extra", "").BoolVar(&extra) }),
 			exporter.WithCheck(func(enabled bool) error {
@@ -146,19 +146,19 @@ func TestRegisterRejectsProgrammingErrors(t *testing.T) {
 		f()
 	}
 	cat := exporter.NewCatalog()
-	cat.Register("ok", true, exportertest.Fixed(answerCollector{}))
-	mustPanic("duplicate", func() { cat.Register("ok", true, exportertest.Fixed(answerCollector{})) })
-	mustPanic("bad name", func() { cat.Register("Event-Log", true, exportertest.Fixed(answerCollector{})) })
+	cat.Register("ok", true, exportertest.Fixed(exporter.FromUpdater(answerCollector{})))
+	mustPanic("duplicate", func() { cat.Register("ok", true, exportertest.Fixed(exporter.FromUpdater(answerCollector{}))) })
+	mustPanic("bad name", func() { cat.Register("Event-Log", true, exportertest.Fixed(exporter.FromUpdater(answerCollector{}))) })
 	mustPanic("nil factory", func() { cat.Register("nil", true, nil) })
 	exportertest.ParseConfig(t, cat)
-	mustPanic("after flags", func() { cat.Register("late", true, exportertest.Fixed(answerCollector{})) })
+	mustPanic("after flags", func() { cat.Register("late", true, exportertest.Fixed(exporter.FromUpdater(answerCollector{}))) })
 }
 
 // Gatherer runs collectors under the given context: an already expired one
 // fails a collector that waits.
 func TestGathererHonoursContext(t *testing.T) {
 	cat := exporter.NewCatalog()
-	cat.Register("slow", true, exportertest.Fixed(slowCollector{}))
+	cat.Register("slow", true, exportertest.Fixed(exporter.FromUpdater(slowCollector{})))
 	cfg := exportertest.ParseConfig(t, cat)
 	e, err := exporter.New(*cfg, cat, discard)
 	if err != nil {

@@ -8,7 +8,8 @@
 //
 // A data source is an [Updater] (it sends const metrics per scrape) or a
 // [FamilyCollector] (it hands over whole families built from an immutable
-// snapshot). The command builds one [Catalog] and registers each
+// snapshot), made a [Collector] by [FromUpdater] or [FromFamilies]: the
+// compiler checks that a factory hands out one of the two. The command builds one [Catalog] and registers each
 // collector's factory in it explicitly, handing over the services
 // collectors share; every registered collector gets a
 // --collector.<name> / --no-collector.<name> flag, and its start-up check

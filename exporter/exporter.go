@@ -73,10 +73,8 @@ func New(cfg Config, cat *Catalog, logger *slog.Logger) (*Exporter, error) {
 		if err != nil {
 			return nil, fmt.Errorf("collector %s: %w", r.name, err)
 		}
-		switch c.(type) {
-		case Updater, FamilyCollector:
-		default:
-			return nil, fmt.Errorf("collector %s: %T is neither an Updater nor a FamilyCollector", r.name, c)
+		if !made(c) {
+			return nil, fmt.Errorf("collector %s: its factory returned no collector", r.name)
 		}
 		e.collectors = append(e.collectors, namedCollector{name: r.name, collector: c})
 		logger.Info("collector enabled", "collector", r.name)
@@ -231,7 +229,7 @@ func (e *Exporter) serve(handler http.Handler) ([]*http.Server, <-chan error) {
 // startRunners starts the background model of every collector that has one.
 func (e *Exporter) startRunners(ctx context.Context, wg *sync.WaitGroup) {
 	for _, nc := range e.collectors {
-		r, ok := nc.collector.(Runner)
+		r, ok := nc.collector.source().(Runner)
 		if !ok {
 			continue
 		}

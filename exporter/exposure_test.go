@@ -71,14 +71,14 @@ func TestPrivilegedEndpointsNeedAuthenticatingWebConfig(t *testing.T) {
 	authenticates := map[string]bool{"tls, verified client cert": true, "basic auth": true, "tls and basic auth": true}
 	for _, kind := range []struct {
 		name string
-		c    exporter.Collector
+		c    routeCollector
 		args []string
 		says string
 	}{
 		{"pprof", plain, []string{"--web.enable-profiling"}, "--web.enable-profiling"},
 		{"privileged route", privileged, nil, "--act.enabled (/api/v1/act)"},
 	} {
-		cat := exportertest.Catalog(map[string]exporter.Collector{"c": kind.c})
+		cat := exportertest.Catalog(map[string]exporter.Collector{"c": exporter.FromUpdater(kind.c)})
 		check := func(args []string, wantRefused bool) {
 			t.Helper()
 			args = append(append([]string{}, kind.args...), args...)
@@ -107,7 +107,7 @@ func TestPrivilegedEndpointsNeedAuthenticatingWebConfig(t *testing.T) {
 		check([]string{"--web.listen-address=0.0.0.0:0", "--web.config.file=" + filepath.Join(t.TempDir(), "absent.yml")}, true)
 	}
 	// A route that changes nothing on the node needs no web config.
-	cat := exportertest.Catalog(map[string]exporter.Collector{"c": plain})
+	cat := exportertest.Catalog(map[string]exporter.Collector{"c": exporter.FromUpdater(plain)})
 	if _, err := exporter.New(*exportertest.ParseConfig(t, cat, "--web.listen-address=0.0.0.0:0"), cat, exportertest.Logger(t)); err != nil {
 		t.Errorf("an unprivileged route beyond loopback: %v", err)
 	}
@@ -146,7 +146,7 @@ func TestCrossOriginStateChangesRefused(t *testing.T) {
 		reached.Add(1)
 		w.WriteHeader(http.StatusAccepted)
 	})}}}
-	base := exportertest.Start(t, exportertest.Catalog(map[string]exporter.Collector{"c": act})).URL
+	base := exportertest.Start(t, exportertest.Catalog(map[string]exporter.Collector{"c": exporter.FromUpdater(act)})).URL
 	host := strings.TrimPrefix(base, "http://")
 	for _, tc := range []struct {
 		name   string
@@ -177,7 +177,7 @@ func TestCrossOriginStateChangesRefused(t *testing.T) {
 // path, pprof included; localhost, loopback IPs on any port (port
 // forwards) and --web.allowed-hosts pass.
 func TestLoopbackListenerChecksHost(t *testing.T) {
-	cat := exportertest.Catalog(map[string]exporter.Collector{"answer": answerCollector{}})
+	cat := exportertest.Catalog(map[string]exporter.Collector{"answer": exporter.FromUpdater(answerCollector{})})
 	base := exportertest.Start(t, cat, "--web.enable-profiling", "--web.allowed-hosts=glance.internal.example").URL
 	for _, tc := range []struct {
 		host string

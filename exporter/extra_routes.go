@@ -38,7 +38,7 @@ func (e *Exporter) collectorRoutes() ([]Route, error) {
 	var out []Route
 	seen := map[string]string{}
 	for _, nc := range e.collectors {
-		rp, ok := nc.collector.(RouteProvider)
+		rp, ok := nc.collector.source().(RouteProvider)
 		if !ok {
 			continue
 		}

@@ -46,8 +46,8 @@ func (partsCollector) Families(context.Context) ([]exporter.Family, error) {
 // family, each sorted the registry's way.
 func TestFamiliesSameOnBothPaths(t *testing.T) {
 	cat := exporter.NewCatalog()
-	cat.Register("parts", true, exportertest.Fixed(partsCollector{}))
-	cat.Register("answer", true, exportertest.Fixed(answerCollector{}))
+	cat.Register("parts", true, exportertest.Fixed(exporter.FromFamilies(partsCollector{})))
+	cat.Register("answer", true, exportertest.Fixed(exporter.FromUpdater(answerCollector{})))
 	srv := exportertest.Start(t, cat)
 	status, text := testkit.HTTPGet(t, nil, srv.URL+"/metrics?name[]=sparkglance_test_answer&name[]=sparkglance_test_parts", nil)
 	if status != http.StatusOK {
@@ -84,13 +84,26 @@ sparkglance_test_parts{source="z"} 5
 	}
 }
 
-// A collector must be an Updater or a FamilyCollector.
-func TestNewRefusesUnknownCollectorKind(t *testing.T) {
-	cat := exporter.NewCatalog()
-	cat.Register("odd", true, func(*slog.Logger) (exporter.Collector, error) { return struct{}{}, nil })
-	_, err := exporter.New(*exportertest.ParseConfig(t, cat), cat, slog.New(slog.DiscardHandler))
-	if err == nil || !strings.Contains(err.Error(), "collector odd") {
-		t.Errorf("New error = %v, want it to refuse collector odd", err)
+// embeddingCollector satisfies exporter.Collector by embedding one, without
+// being made by FromUpdater or FromFamilies.
+type embeddingCollector struct{ exporter.Collector }
+
+// A collector is an Updater or a FamilyCollector by its type (exporter.Collector
+// is sealed); what the compiler cannot see, a factory handing out nothing or a
+// type that only embeds a Collector, New refuses with the collector's name.
+func TestNewRefusesMissingCollector(t *testing.T) {
+	for name, c := range map[string]exporter.Collector{
+		"none":         nil,
+		"nil_updater":  exporter.FromUpdater(nil),
+		"nil_families": exporter.FromFamilies(nil),
+		"embedding":    embeddingCollector{exporter.FromUpdater(answerCollector{})},
+	} {
+		cat := exporter.NewCatalog()
+		cat.Register(name, true, exportertest.Fixed(c))
+		_, err := exporter.New(*exportertest.ParseConfig(t, cat), cat, slog.New(slog.DiscardHandler))
+		if err == nil || !strings.Contains(err.Error(), "collector "+name) {
+			t.Errorf("New error = %v, want it to refuse collector %s", err, name)
+		}
 	}
 }
 

@@ -65,7 +65,7 @@ func scrapeBody(t *testing.T, u, acceptEncoding string) ([]byte, string) {
 // all cores) holding exactly the text an uncompressed scrape gets.
 func TestGzipScrapeEqualsPlain(t *testing.T) {
 	cat := exporter.NewCatalog()
-	cat.Register("big", true, exportertest.Fixed(newBigCollector()))
+	cat.Register("big", true, exportertest.Fixed(exporter.FromFamilies(newBigCollector())))
 	srv := exportertest.Start(t, cat)
 	u := srv.URL + "/metrics?name[]=sparkglance_test_big"
 	plain, enc := scrapeBody(t, u, "")

@@ -17,7 +17,7 @@ import (
 // well within WriteTimeout) and cfg adjusted by adjust; it returns host:port.
 func startWith(t *testing.T, adjust func(*exporter.Config), args ...string) string {
 	t.Helper()
-	cat := exportertest.Catalog(map[string]exporter.Collector{"answer": answerCollector{}})
+	cat := exportertest.Catalog(map[string]exporter.Collector{"answer": exporter.FromUpdater(answerCollector{})})
 	return strings.TrimPrefix(exportertest.StartWith(t, cat, adjust, args...).URL, "http://")
 }
 
@@ -111,7 +111,7 @@ func TestMaxConnections(t *testing.T) {
 // Profiling on an address beyond loopback without a web config is refused
 // naming --web.config.file, unless explicitly allowed; on loopback it runs.
 func TestProfilingNeedsWebConfigBeyondLoopback(t *testing.T) {
-	cat := testCatalog()
+	cat, _ := testCatalog(t)
 	for _, tc := range []struct {
 		args    []string
 		refused bool

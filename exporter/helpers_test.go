@@ -56,14 +56,38 @@ func (slowCollector) Update(ctx context.Context, ch chan<- prometheus.Metric) er
 	}
 }
 
-// stubbornCollector ignores its context and sends after 1.5 s, past any
-// deadline the tests set: the send must neither block nor panic.
-type stubbornCollector struct{}
+// stubbornCollector ignores its context and sends only once the test
+// releases it, past the scrape's deadline: the send must neither block nor
+// panic. sent receives after each send returned.
+type stubbornCollector struct {
+	release chan struct{}
+	sent    chan struct{}
+}
 
-func (stubbornCollector) Update(_ context.Context, ch chan<- prometheus.Metric) error {
-	time.Sleep(1500 * time.Millisecond)
+func newStubbornCollector() *stubbornCollector {
+	return &stubbornCollector{release: make(chan struct{}), sent: make(chan struct{}, 1)}
+}
+
+func (c *stubbornCollector) Update(_ context.Context, ch chan<- prometheus.Metric) error {
+	<-c.release
 	ch <- prometheus.MustNewConstMetric(answerDesc, prometheus.GaugeValue, 3, "stubborn")
+	select {
+	case c.sent <- struct{}{}:
+	default:
+	}
 	return nil
+}
+
+// releaseAndWait lets the collector's late send happen and fails the test
+// unless the send returns within 10 s (a finished scrape must drain it).
+func (c *stubbornCollector) releaseAndWait(t testing.TB) {
+	t.Helper()
+	close(c.release)
+	select {
+	case <-c.sent:
+	case <-time.After(10 * time.Second):
+		t.Error("the stubborn collector's late send still blocks 10 s after its release")
+	}
 }
 
 // panickingCollector stands for a collector with a bug.
@@ -73,15 +97,24 @@ func (panickingCollector) Update(context.Context, chan<- prometheus.Metric) erro
 	panic("index out of range in a collector")
 }
 
-// testCatalog has one collector of each behaviour, all enabled.
-func testCatalog() *exporter.Catalog {
+// testCatalog has one collector of each behaviour, all enabled. The
+// stubborn one is released when the test ends, if the test did not.
+func testCatalog(t testing.TB) (*exporter.Catalog, *stubbornCollector) {
+	stubborn := newStubbornCollector()
+	t.Cleanup(func() {
+		select {
+		case <-stubborn.release:
+		default:
+			close(stubborn.release)
+		}
+	})
 	cat := exporter.NewCatalog()
-	cat.Register("answer", true, exportertest.Fixed(answerCollector{}))
-	cat.Register("failing", true, exportertest.Fixed(failingCollector{}))
-	cat.Register("slow", true, exportertest.Fixed(slowCollector{}))
-	cat.Register("stubborn", true, exportertest.Fixed(stubbornCollector{}))
-	cat.Register("panicking", true, exportertest.Fixed(panickingCollector{}))
-	return cat
+	cat.Register("answer", true, exportertest.Fixed(exporter.FromUpdater(answerCollector{})))
+	cat.Register("failing", true, exportertest.Fixed(exporter.FromUpdater(failingCollector{})))
+	cat.Register("slow", true, exportertest.Fixed(exporter.FromUpdater(slowCollector{})))
+	cat.Register("stubborn", true, exportertest.Fixed(exporter.FromUpdater(stubborn)))
+	cat.Register("panicking", true, exportertest.Fixed(exporter.FromUpdater(panickingCollector{})))
+	return cat, stubborn
 }
 
 // parseExposition parses Prometheus text format.

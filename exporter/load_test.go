@@ -87,7 +87,7 @@ func TestScrapesAnsweredUnderIdleConnectionsAndPagePolling(t *testing.T) {
 		t.Skip("opens over 1,000 connections")
 	}
 	app := liveApp(t)
-	cat := exportertest.Catalog(map[string]exporter.Collector{"pages": pagesCollector(app)})
+	cat := exportertest.Catalog(map[string]exporter.Collector{"pages": exporter.FromUpdater(pagesCollector(app))})
 	addr := strings.TrimPrefix(exportertest.Start(t, cat).URL, "http://")
 
 	var idle []net.Conn
@@ -111,6 +111,7 @@ func TestScrapesAnsweredUnderIdleConnectionsAndPagePolling(t *testing.T) {
 	defer func() { stop(); pollers.Wait() }()
 	const pollEvery = 3 * time.Second
 	var served, refused, failed atomic.Int64
+	steady := make(chan struct{}) // closed at the 1000th poll served
 	docURL := "http://" + addr + "/api/v1/apps/" + app.Report.AppID
 	for i := range 500 {
 		pollers.Go(func() {
@@ -138,7 +139,9 @@ func TestScrapesAnsweredUnderIdleConnectionsAndPagePolling(t *testing.T) {
 					_, _ = io.Copy(io.Discard, resp.Body)
 					_ = resp.Body.Close()
 					if resp.StatusCode == http.StatusOK {
-						served.Add(1)
+						if served.Add(1) == 1000 {
+							close(steady)
+						}
 					} else {
 						refused.Add(1)
 					}
@@ -153,11 +156,10 @@ func TestScrapesAnsweredUnderIdleConnectionsAndPagePolling(t *testing.T) {
 	}
 	// Wait (bounded) until the pollers have been served twice over: every
 	// poller has connected and the load is steady.
-	for deadline := time.Now().Add(60 * time.Second); served.Load() < 1000; {
-		if time.Now().After(deadline) {
-			t.Fatalf("only %d polls served in 60 s (%d refused, %d failed)", served.Load(), refused.Load(), failed.Load())
-		}
-		time.Sleep(10 * time.Millisecond)
+	select {
+	case <-steady:
+	case <-time.After(60 * time.Second):
+		t.Fatalf("only %d polls served in 60 s (%d refused, %d failed)", served.Load(), refused.Load(), failed.Load())
 	}
 
 	// Scrape as Prometheus does, each on a new connection, bounded by its

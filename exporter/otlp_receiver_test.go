@@ -20,7 +20,7 @@ import (
 
 func answerCatalog() *exporter.Catalog {
 	cat := exporter.NewCatalog()
-	cat.Register("answer", true, exportertest.Fixed(answerCollector{}))
+	cat.Register("answer", true, exportertest.Fixed(exporter.FromUpdater(answerCollector{})))
 	return cat
 }
 
@@ -202,14 +202,13 @@ func TestOTLPFailuresAreCountedAndExplained(t *testing.T) {
 			logs := &testkit.SyncBuffer{}
 			base := exportertest.StartLogging(t, answerCatalog(), logs,
 				append(tc.args, "--otlp.interval=1m")...).URL
-			body := testkit.PollGet(base+"/metrics", 10*time.Second, 20*time.Millisecond, func(body string) bool {
-				return strings.Contains(body, `sparkglance_otlp_exports_total{result="failure"} 1`)
-			})
+			// The push is counted before it is logged.
+			line := waitForLogLine(t, logs, "OTLP push failed")
+			_, body := testkit.HTTPGet(t, nil, base+"/metrics", nil)
 			if !strings.Contains(body, `sparkglance_otlp_exports_total{result="failure"} 1`) ||
 				!strings.Contains(body, `sparkglance_otlp_exports_total{result="success"} 0`) {
-				t.Fatalf("no failed push counted within 10 s:\n%s", grepLines(body, "sparkglance_otlp"))
+				t.Fatalf("the failed push logged but not counted:\n%s", grepLines(body, "sparkglance_otlp"))
 			}
-			line := waitForLogLine(t, logs, "OTLP push failed")
 			if !strings.Contains(line, tc.endpoint) || !strings.Contains(line, tc.hint) {
 				t.Errorf("log line %q should name %s and say %q", line, tc.endpoint, tc.hint)
 			}
@@ -240,18 +239,20 @@ func TestOTLPTimeoutAtMostTheInterval(t *testing.T) {
 // 10 s for it.
 func waitForLogLine(t *testing.T, logs *testkit.SyncBuffer, sub string) string {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		for l := range strings.Lines(logs.String()) {
+	var line string
+	text, ok := logs.Await(10*time.Second, func(text string) bool {
+		for l := range strings.Lines(text) {
 			if strings.Contains(l, sub) {
-				return l
+				line = l
+				return true
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no log line with %q within 10 s:\n%s", sub, logs)
-		}
-		time.Sleep(20 * time.Millisecond)
+		return false
+	})
+	if !ok {
+		t.Fatalf("no log line with %q within 10 s:\n%s", sub, text)
 	}
+	return line
 }
 
 func grepLines(text, sub string) string {

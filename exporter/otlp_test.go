@@ -125,8 +125,8 @@ func TestOTLPPushOverHTTP(t *testing.T) {
 // the same metric names as a /metrics scrape.
 func testOTLPPush(t *testing.T, pushes <-chan push, args ...string) push {
 	cat := exporter.NewCatalog()
-	cat.Register("answer", true, exportertest.Fixed(answerCollector{}))
-	cat.Register("failing", true, exportertest.Fixed(failingCollector{}))
+	cat.Register("answer", true, exportertest.Fixed(exporter.FromUpdater(answerCollector{})))
+	cat.Register("failing", true, exportertest.Fixed(exporter.FromUpdater(failingCollector{})))
 	base := exportertest.Start(t, cat, append(args, "--otlp.interval=200ms", "--otlp.headers=x-token=abc")...).URL
 
 	var got push
@@ -257,13 +257,15 @@ func TestOTLPFlagsAreValidated(t *testing.T) {
 // bounded.
 func TestOTLPUnreachableDoesNotBreakScrapes(t *testing.T) {
 	cat := exporter.NewCatalog()
-	cat.Register("answer", true, exportertest.Fixed(answerCollector{}))
-	base := exportertest.Start(t, cat, "--otlp.endpoint="+testkit.FreeLoopbackAddr(t), "--otlp.insecure",
+	cat.Register("answer", true, exportertest.Fixed(exporter.FromUpdater(answerCollector{})))
+	logs := &testkit.SyncBuffer{}
+	base := exportertest.StartLogging(t, cat, logs, "--otlp.endpoint="+testkit.FreeLoopbackAddr(t), "--otlp.insecure",
 		"--otlp.interval=100ms", "--otlp.timeout=300ms").URL
-	// Scrapes while pushes fail, until some have failed.
-	testkit.PollGet(base+"/metrics", 10*time.Second, 20*time.Millisecond, func(body string) bool {
-		return !strings.Contains(body, `sparkglance_otlp_exports_total{result="failure"} 0`)
-	})
+	// A push failed (it is counted before it is logged); scrape while
+	// pushes go on failing.
+	if text, ok := logs.Await(10*time.Second, func(text string) bool { return strings.Contains(text, "OTLP push failed") }); !ok {
+		t.Fatalf("no failed push logged within 10 s:\n%s", text)
+	}
 	status, body := testkit.HTTPGet(t, nil, base+"/metrics", nil)
 	if status != http.StatusOK || !strings.Contains(body, `sparkglance_scrape_collector_success{collector="answer"} 1`) ||
 		strings.Contains(body, `sparkglance_otlp_exports_total{result="failure"} 0`) {

@@ -15,7 +15,7 @@ import (
 // carry their Content-Security-Policy with frame-ancestors 'none'.
 func TestPagesServedReadOnlyWithTheirPolicy(t *testing.T) {
 	app := liveApp(t)
-	cat := exportertest.Catalog(map[string]exporter.Collector{"pages": pagesCollector(app)})
+	cat := exportertest.Catalog(map[string]exporter.Collector{"pages": exporter.FromUpdater(pagesCollector(app))})
 	base := exportertest.Start(t, cat).URL
 	id := app.Report.AppID
 	for path, csp := range map[string]string{

@@ -18,9 +18,9 @@ import (
 // timeout header bounds the slow collector.
 func TestRealPrometheusScrapes(t *testing.T) {
 	cat := exporter.NewCatalog()
-	cat.Register("answer", true, exportertest.Fixed(answerCollector{}))
-	cat.Register("failing", true, exportertest.Fixed(failingCollector{}))
-	cat.Register("slow", true, exportertest.Fixed(slowCollector{}))
+	cat.Register("answer", true, exportertest.Fixed(exporter.FromUpdater(answerCollector{})))
+	cat.Register("failing", true, exportertest.Fixed(exporter.FromUpdater(failingCollector{})))
+	cat.Register("slow", true, exportertest.Fixed(exporter.FromUpdater(slowCollector{})))
 	target := strings.TrimPrefix(exportertest.Start(t, cat).URL, "http://")
 	prom := promtest.StartScraping(t, target)
 
@@ -54,13 +54,14 @@ func TestRealPrometheusScrapes(t *testing.T) {
 // promtool's linter accepts a full scrape without a single remark.
 func TestPromtoolCheckMetrics(t *testing.T) {
 	testkit.RequireTool(t, "promtool") // before any scrape leaves the stubborn collector running
-	base := exportertest.Start(t, testCatalog()).URL
+	cat, stubborn := testCatalog(t)
+	base := exportertest.Start(t, cat).URL
 	status, body := testkit.HTTPGet(t, nil, base+"/metrics", http.Header{"X-Prometheus-Scrape-Timeout-Seconds": {"0.5"}})
 	if status != http.StatusOK {
 		t.Fatalf("status %d", status)
 	}
 	testkit.PromtoolCheckMetrics(t, body)
-	time.Sleep(time.Second) // let the stubborn collector finish while the exporter runs
+	stubborn.releaseAndWait(t) // its late send is drained while the exporter runs
 }
 
 // queryByCollector runs an instant query and maps each series' collector

@@ -100,7 +100,7 @@ func (e *Exporter) serveReady(w http.ResponseWriter, _ *http.Request) {
 func (e *Exporter) Ready() error {
 	var errs []error
 	for _, nc := range e.collectors {
-		if r, ok := nc.collector.(Readier); ok {
+		if r, ok := nc.collector.source().(Readier); ok {
 			if err := r.Ready(); err != nil {
 				errs = append(errs, fmt.Errorf("collector %s: %w", nc.name, err))
 			}

@@ -3,7 +3,6 @@ package exporter_test
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -19,7 +18,7 @@ import (
 
 func TestLandingPageAndHealth(t *testing.T) {
 	cat := exporter.NewCatalog()
-	cat.Register("answer", true, exportertest.Fixed(answerCollector{}))
+	cat.Register("answer", true, exportertest.Fixed(exporter.FromUpdater(answerCollector{})))
 	base := exportertest.Start(t, cat, "--web.telemetry-path=/spark-metrics").URL
 
 	status, body := testkit.HTTPGet(t, nil, base+"/", nil)
@@ -66,7 +65,7 @@ func (c *warmingCollector) Ready() error {
 func TestReadyWaitsForCollectors(t *testing.T) {
 	c := &warmingCollector{}
 	cat := exporter.NewCatalog()
-	cat.Register("warming", true, func(*slog.Logger) (exporter.Collector, error) { return c, nil })
+	cat.Register("warming", true, exportertest.Fixed(exporter.FromUpdater(c)))
 	base := exportertest.Start(t, cat).URL
 
 	status, body := testkit.HTTPGet(t, nil, base+"/-/ready", nil)
@@ -82,22 +81,26 @@ func TestReadyWaitsForCollectors(t *testing.T) {
 	}
 }
 
-// runningCollector records that the exporter ran and then stopped its model.
-type runningCollector struct{ started, stopped atomic.Bool }
+// runningCollector records that the exporter ran and then stopped its model:
+// started is closed when Run begins.
+type runningCollector struct {
+	started chan struct{}
+	stopped atomic.Bool
+}
 
 func (c *runningCollector) Update(context.Context, chan<- prometheus.Metric) error { return nil }
 
 func (c *runningCollector) Run(ctx context.Context) error {
-	c.started.Store(true)
+	close(c.started)
 	<-ctx.Done()
 	c.stopped.Store(true)
 	return nil
 }
 
 func TestRunnersFollowTheExporter(t *testing.T) {
-	c := &runningCollector{}
+	c := &runningCollector{started: make(chan struct{})}
 	cat := exporter.NewCatalog()
-	cat.Register("model", true, func(*slog.Logger) (exporter.Collector, error) { return c, nil })
+	cat.Register("model", true, exportertest.Fixed(exporter.FromUpdater(c)))
 	cfg := exportertest.ParseConfig(t, cat, "--web.listen-address=127.0.0.1:0")
 	e, err := exporter.New(*cfg, cat, discard)
 	if err != nil {
@@ -106,11 +109,9 @@ func TestRunnersFollowTheExporter(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- e.Run(ctx) }()
-	deadline := time.Now().Add(5 * time.Second)
-	for !c.started.Load() && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if !c.started.Load() {
+	select {
+	case <-c.started:
+	case <-time.After(5 * time.Second):
 		t.Fatal("background model not started within 5 s")
 	}
 	cancel()
@@ -130,14 +131,16 @@ func TestRunnersFollowTheExporter(t *testing.T) {
 func TestProfilingOnlyWithFlag(t *testing.T) {
 	paths := []string{"/debug/pprof/", "/debug/pprof/cmdline", "/debug/fgprof?seconds=1"}
 
-	off := exportertest.Start(t, testCatalog()).URL
+	offCat, _ := testCatalog(t)
+	off := exportertest.Start(t, offCat).URL
 	for _, p := range paths {
 		if status, _ := testkit.HTTPGet(t, nil, off+p, nil); status != http.StatusNotFound {
 			t.Errorf("%s without --web.enable-profiling: status %d, want 404", p, status)
 		}
 	}
 
-	on := exportertest.Start(t, testCatalog(), "--web.enable-profiling").URL
+	onCat, _ := testCatalog(t)
+	on := exportertest.Start(t, onCat, "--web.enable-profiling").URL
 	for _, p := range paths {
 		if status, _ := testkit.HTTPGet(t, nil, on+p, nil); status != http.StatusOK {
 			t.Errorf("%s with --web.enable-profiling: status %d, want 200", p, status)
@@ -148,21 +151,44 @@ func TestProfilingOnlyWithFlag(t *testing.T) {
 	}
 }
 
+// heldCollector signals when a scrape reaches it, then holds that scrape
+// until the test releases it (or its deadline).
+type heldCollector struct{ entered, release chan struct{} }
+
+func (c heldCollector) Update(ctx context.Context, _ chan<- prometheus.Metric) error {
+	select {
+	case c.entered <- struct{}{}:
+	default:
+	}
+	select {
+	case <-c.release:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // --web.max-requests=1: a second scrape while one is in flight gets 503.
 func TestMaxRequests(t *testing.T) {
+	c := heldCollector{entered: make(chan struct{}, 1), release: make(chan struct{})}
 	cat := exporter.NewCatalog()
-	cat.Register("slow", true, exportertest.Fixed(slowCollector{}))
+	cat.Register("slow", true, exportertest.Fixed(exporter.FromUpdater(c)))
 	base := exportertest.Start(t, cat, "--web.max-requests=1", "--web.timeout-offset=0s").URL
 
 	first := make(chan int, 1)
 	go func() {
-		status, _ := testkit.HTTPGet(t, nil, base+"/metrics", http.Header{"X-Prometheus-Scrape-Timeout-Seconds": {"1"}})
+		status, _ := testkit.HTTPGet(t, nil, base+"/metrics", http.Header{"X-Prometheus-Scrape-Timeout-Seconds": {"10"}})
 		first <- status
 	}()
-	time.Sleep(300 * time.Millisecond)
+	select { // the first scrape is in flight
+	case <-c.entered:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the first scrape did not reach the collector within 10 s")
+	}
 	if status, body := testkit.HTTPGet(t, nil, base+"/metrics", nil); status != http.StatusServiceUnavailable {
 		t.Errorf("second parallel scrape: %d %q, want 503", status, body)
 	}
+	close(c.release)
 	if status := <-first; status != http.StatusOK {
 		t.Errorf("first scrape: %d, want 200", status)
 	}

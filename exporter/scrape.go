@@ -58,15 +58,16 @@ func (s *scrape) Collect(ch chan<- prometheus.Metric) {
 func (s *scrape) execute(nc namedCollector, ch chan<- prometheus.Metric) {
 	start := time.Now()
 	var err error
-	if fc, ok := nc.collector.(FamilyCollector); ok {
+	switch c := nc.collector.(type) {
+	case familyCollector:
 		var families []Family
-		families, err = familiesWithin(s.ctx, fc)
+		families, err = familiesWithin(s.ctx, c.FamilyCollector)
 		s.mu.Lock()
 		s.families = append(s.families, families...)
 		s.mu.Unlock()
-	} else {
+	case updaterCollector:
 		var metrics []prometheus.Metric
-		metrics, err = updateWithin(s.ctx, nc.collector.(Updater))
+		metrics, err = updateWithin(s.ctx, c.Updater)
 		for _, m := range metrics {
 			ch <- m
 		}

@@ -3,7 +3,6 @@ package exporter_test
 import (
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/sparkglance/sparkglance/exporter/exportertest"
 	"github.com/sparkglance/sparkglance/internal/testkit"
@@ -13,7 +12,8 @@ import (
 // the good one reports, the failing, slow, stubborn and panicking ones get
 // success 0, and the scrape still answers in time.
 func TestScrapeReportsEveryCollector(t *testing.T) {
-	base := exportertest.Start(t, testCatalog(), "--web.timeout-offset=300ms").URL
+	cat, stubborn := testCatalog(t)
+	base := exportertest.Start(t, cat, "--web.timeout-offset=300ms").URL
 
 	// The stubborn collector never returns: that the scrape answers at all
 	// (the HTTP client gives up otherwise) shows the deadline cut it off.
@@ -67,15 +67,16 @@ func TestScrapeReportsEveryCollector(t *testing.T) {
 		t.Error("Go runtime metrics missing")
 	}
 
-	// Let the stubborn collector's late send happen while the exporter
-	// still runs: it must be drained, not panic or leak a blocked goroutine.
-	time.Sleep(time.Second)
+	// The stubborn collector's late send, while the exporter still runs,
+	// must be drained, not panic or leak a blocked goroutine.
+	stubborn.releaseAndWait(t)
 }
 
 // Without the timeout header only the request bounds the collectors; the
 // --no-collector flags leave the two well-behaved ones.
 func TestScrapeWithoutTimeoutHeader(t *testing.T) {
-	base := exportertest.Start(t, testCatalog(), "--no-collector.slow", "--no-collector.stubborn", "--no-collector.panicking").URL
+	cat, _ := testCatalog(t)
+	base := exportertest.Start(t, cat, "--no-collector.slow", "--no-collector.stubborn", "--no-collector.panicking").URL
 	status, body := testkit.HTTPGet(t, nil, base+"/metrics", nil)
 	if status != http.StatusOK {
 		t.Fatalf("status %d", status)

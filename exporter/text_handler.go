@@ -26,7 +26,7 @@ func (e *Exporter) gather(ctx context.Context) (gathered, error) {
 // hasFamilyCollector reports whether the text fast path has anything to do.
 func (e *Exporter) hasFamilyCollector() bool {
 	for _, nc := range e.collectors {
-		if _, ok := nc.collector.(FamilyCollector); ok {
+		if _, ok := nc.collector.(familyCollector); ok {
 			return true
 		}
 	}

@@ -83,7 +83,7 @@ func TestTLSAndBasicAuth(t *testing.T) {
 		t.Fatal(err)
 	}
 	cat := exporter.NewCatalog()
-	cat.Register("answer", true, exportertest.Fixed(answerCollector{}))
+	cat.Register("answer", true, exportertest.Fixed(exporter.FromUpdater(answerCollector{})))
 	base := exportertest.Start(t, cat, "--web.config.file="+webConfig).URL
 	secure := "https" + strings.TrimPrefix(base, "http")
 	client := &http.Client{

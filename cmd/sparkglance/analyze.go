@@ -9,7 +9,6 @@ import (
 	"io"
 	"maps"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -21,7 +20,6 @@ import (
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/appdoc"
 	"github.com/sparkglance/sparkglance/internal/human"
-	"github.com/sparkglance/sparkglance/internal/inorder"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
 	"github.com/sparkglance/sparkglance/internal/sparklog/codec"
 	"github.com/sparkglance/sparkglance/internal/workload"
@@ -85,20 +83,32 @@ func (c *analyzeCommand) run(ctx context.Context) error {
 		if err := c.print(docs); err != nil {
 			return err
 		}
-		writeWorkloads(c.out, runs)
+		var tables bytes.Buffer
+		writeWorkloads(&tables, runs)
+		if _, err := io.WriteString(c.out, human.SafeLines(tables.String())); err != nil { // names from the logs, escaped as print does
+			return err
+		}
 		return status
 	}
 	out := jsonArrayWriter{w: bufio.NewWriterSize(c.out, 1<<16)}
-	sink := &docSink{
+	// The documents wait in a spool for their workload comparison
+	// (analyze_workloads.go).
+	spool, err := newWorkloadSpool()
+	if err != nil {
+		return err
+	}
+	sink := &appdoc.Sink{
 		// Encoding a long application's document takes seconds, in one
 		// call that cannot look at ctx: an interruption does not wait for it.
-		prepare: func(doc appdoc.Doc) (any, error) {
-			return untilDone(ctx, func() (any, error) { return encodeElement(doc) })
-		},
-		emit: func(elem any) error { return out.add(elem.([]byte)) },
+		Prepare: func(doc appdoc.Doc) (any, error) { return spoolDoc(ctx, doc) },
+		Emit:    func(d any) error { return spool.add(d.(spooledDoc)) },
 	}
 	_, status, err := c.readAll(ctx, "analyze", sink)
 	if err != nil {
+		spool.close()
+		return err
+	}
+	if err := spool.writeTo(&out, workload.Options{BaselineRuns: c.workload.BaselineRuns, Thresholds: c.cfg.Thresholds}); err != nil {
 		return err
 	}
 	if err := out.close(); err != nil {
@@ -107,21 +117,14 @@ func (c *analyzeCommand) run(ctx context.Context) error {
 	return status
 }
 
-// docSink takes each document as it is read instead of readAll keeping
-// them all: prepare runs on the worker that read the document (encoding
-// it, or rendering and writing its page), emit gets what prepare returned
-// in the order of the inputs. An error from either ends the command.
-type docSink struct {
-	prepare func(appdoc.Doc) (any, error)
-	emit    func(any) error
-}
-
 // The JSON output is one array of every application's document. Encoding
 // it is a large part of the work for many small logs, so each document is
 // encoded by the worker that read it (encodeElement, indented as an element
-// of the array) and written as soon as the documents before it are: the
-// bytes are those of encoding the whole array with an indent of two spaces,
-// and no document is held longer than that.
+// of the array) and held, encoded, in a temporary file until every input is
+// read (a run's workload comparison needs the runs of its workload that
+// started before it, analyze_workloads.go): the bytes are those of encoding
+// the whole array with an indent of two spaces, and no document is held in
+// memory.
 func encodeElement(doc appdoc.Doc) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -158,34 +161,17 @@ func (a *jsonArrayWriter) close() error {
 	return a.w.Flush()
 }
 
-// readAll reads every input into its documents, telling stderr what went
-// wrong on the way. err is a usage error found before anything was read;
-// status is what the command returns once it has written its output (nil,
-// or the exit status for nothing read, problems met, or an interruption).
-// report shares it, so both commands read and fail alike. With a sink,
-// the documents go to it and docs stays empty.
-func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *docSink) (docs []appdoc.Doc, status, err error) {
-	cfg := c.cfg
-	cfg.CPUs = *c.cpus
-	energy, err := eventlog.ResolveEnergyModel(cfg.Energy, c.nodePower)
+// readAll reads every input into its documents (appdoc.ReadAll), telling
+// stderr what went wrong on the way. err is a usage error found before
+// anything was read, or the sink's; status is what the command returns
+// once it has written its output (nil, or the exit status for nothing
+// read, problems met, or an interruption). report and compare share it,
+// so the commands read and fail alike. With a sink, the documents go to
+// it and docs stays empty.
+func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *appdoc.Sink) (docs []appdoc.Doc, status, err error) {
+	cfg, err := c.config()
 	if err != nil {
-		return nil, nil, usageErrorf("%v", err)
-	}
-	cfg.Energy = energy
-	if err := eventlog.CheckCostModel(cfg.Cost); err != nil {
-		return nil, nil, usageErrorf("%v", err)
-	}
-	if cfg.Workload, err = c.workload.Resolve(); err != nil {
-		return nil, nil, usageErrorf("%v", err)
-	}
-	if *c.interval == "stages" {
-		cfg.StageBorders = true
-	} else {
-		d, err := time.ParseDuration(*c.interval)
-		if err != nil || d < time.Millisecond {
-			return nil, nil, usageErrorf("--interval=%q: want a duration of at least 1ms (e.g. 10s) or \"stages\"", *c.interval)
-		}
-		cfg.Interval = d
+		return nil, nil, err
 	}
 	parallel, err := c.workers()
 	if err != nil {
@@ -201,204 +187,70 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *docS
 		}
 		paths[i] = local
 	}
-
-	var logs []sparklog.Log
-	var listed []bool // the log was found by listing a directory, not named
-	var failed []string
-	fail := func(err error) {
-		failed = append(failed, err.Error())
-		fmt.Fprintf(c.errOut, "sparkglance %s: %v\n", command, err)
-	}
-	for _, p := range paths {
-		found, err := sparklog.DiscoverGiven(p)
-		if err == nil && len(found) == 0 {
-			err = fmt.Errorf("%s: %s", p, noLogReason(p))
-		}
-		if err != nil {
-			fail(err)
-			continue
-		}
-		logs = append(logs, found...)
-		named := len(found) == 1 && (found[0].Path == p || found[0].Path == absPath(p))
-		for range found {
-			listed = append(listed, !named)
-		}
-	}
-
-	if len(logs) == 1 {
-		limitReadMemory(logs[0])
-	}
-
-	// Logs are read on a pool of workers, but their results are taken in
-	// the order of logs: the output and the messages are the sequential
-	// ones, whichever log finishes first.
-	type result struct {
-		doc         appdoc.Doc
-		prepared    any   // what sink.prepare made of doc
-		sinkErr     error // from sink.prepare
-		err         error
-		interrupted bool
-	}
-	bar := newProgressBar(c.errOut, logs)
-	var problems int64
-	var interrupted, writeErr error
-	apps := 0 // documents read, kept or given to the sink
-	attempts := firstLogs{}
-	read := func(i int) result {
-		if ctx.Err() != nil {
-			return result{interrupted: true}
-		}
-		doc, err := appdoc.Read(ctx, logs[i], cfg, bar.forLog(i))
-		if err == nil {
-			bar.finish(i, logs[i])
-		}
-		r := result{doc: doc, err: err, interrupted: ctx.Err() != nil}
-		if err == nil && sink != nil && len(doc.Events) > 0 {
-			r.prepared, r.sinkErr = sink.prepare(doc)
-			r.interrupted = ctx.Err() != nil
-			// Only what the reporting of problems needs waits for its turn.
-			r.doc = appdoc.Doc{Log: doc.Log, Events: doc.Events, Problems: doc.Problems, ProblemsOmitted: doc.ProblemsOmitted,
-				Report: analysis.Report{AppID: doc.Report.AppID, AttemptID: doc.Report.AttemptID}}
-		}
-		return r
-	}
-	use := func(i int, r result) bool {
-		l, doc := logs[i], r.doc
-		switch {
-		case r.interrupted:
-			interrupted = fmt.Errorf("interrupted while reading %s; %s read before written", l.Path, human.Plural(apps, "application"))
-			return false
-		case r.sinkErr != nil:
-			writeErr = r.sinkErr
-			return false
-		case r.err != nil:
-			bar.clear()
-			fail(r.err)
-			return true
-		case len(doc.Events) == 0 && listed[i] && notLog(doc) && !sparkLogName(filepath.Base(l.Path)):
-			// A README or other file beside the logs of a directory: named
-			// once, and no reason for a script to think the read failed.
-			bar.clear()
-			p, _ := sparklog.NotEventLog(doc.Problems)
-			fmt.Fprintf(c.errOut, "sparkglance %s: %s: %s\n", command, l.Path, p.Reason)
-			return true
-		case len(doc.Events) == 0:
-			// Not an application: say why instead of printing an empty one.
-			bar.clear()
-			fail(fmt.Errorf("%s: holds no Spark event: %s", l.Path, firstProblem(doc)))
-			return true
-		}
-		if n := int64(len(doc.Problems)) + doc.ProblemsOmitted; n > 0 {
-			problems += n
-			bar.clear()
-			c.reportProblems(command, doc, n)
-		}
-		if p, dup := attempts.duplicate(doc); dup {
-			problems++
-			bar.clear()
-			fmt.Fprintf(c.errOut, "sparkglance %s: %s\n", command, p)
-		}
-		if sink != nil {
-			bar.clear() // stdout may be the terminal the bar is drawn on
-			if err := sink.emit(r.prepared); err != nil {
-				writeErr = err
-				return false
+	sum, err := appdoc.ReadAll(ctx, paths, appdoc.Options{
+		Analysis: cfg,
+		Parallel: parallel,
+		Sink:     sink,
+		Listed: func(logs []sparklog.Log) appdoc.Progress {
+			if len(logs) == 1 {
+				limitReadMemory(logs[0])
 			}
-		} else {
-			docs = append(docs, doc)
-		}
-		apps++
-		return true
+			if bar := newProgressBar(c.errOut, logs); bar != nil {
+				return bar
+			}
+			return nil
+		},
+		Warn:     func(msg string) { fmt.Fprintf(c.errOut, "sparkglance %s: %s\n", command, msg) },
+		Problems: func(doc appdoc.Doc, n int64) { c.reportProblems(command, doc, n) },
+	})
+	if err != nil {
+		return nil, nil, err
 	}
-	// Workers may run as far ahead as they like, so a big log does not hold
-	// up the small ones: what waits for its turn is a document (kept for
-	// the output anyway) or, with a sink, its encoding.
-	inorder.Each(len(logs), parallel, len(logs), read, use)
-	bar.done()
-	if writeErr != nil {
-		return nil, nil, writeErr
-	}
-
 	switch {
-	case interrupted != nil:
-		status = &statusError{status: exitInterrupted, err: interrupted}
-	case apps == 0:
+	case sum.Interrupted != "":
+		status = &statusError{status: exitInterrupted, err: fmt.Errorf("interrupted while reading %s; %s read before written", sum.Interrupted, human.Plural(sum.Apps, "application"))}
+	case sum.Apps == 0:
 		status = &statusError{status: exitNothingRead, err: fmt.Errorf("no event log could be read from %s", strings.Join(redactLocations(*c.paths), ", "))}
-	case len(failed) > 0 || problems > 0:
-		status = &statusError{status: exitPartial, err: fmt.Errorf("read with problems: %s read, %s in them, %s unreadable", human.Plural(apps, "application"), human.Plural(problems, "problem"), human.Plural(len(failed), "input"))}
+	case sum.Unreadable > 0 || sum.Problems > 0:
+		status = &statusError{status: exitPartial, err: fmt.Errorf("read with problems: %s read, %s in them, %s unreadable", human.Plural(sum.Apps, "application"), human.Plural(sum.Problems, "problem"), human.Plural(sum.Unreadable, "input"))}
 	}
-	return docs, status, nil
+	return sum.Docs, status, nil
 }
 
-// ProblemDuplicateApp is a log claiming an application attempt (App ID
-// and attempt ID) an earlier input already showed: a copy, or two
-// applications a broken cluster manager gave one identity.
-const ProblemDuplicateApp sparklog.ProblemKind = "duplicate-app"
-
-// firstLogs maps each application attempt read to the log that showed it
-// first, in the order of the inputs.
-type firstLogs map[[2]string]string
-
-// duplicate records doc's attempt and returns the problem to report when
-// an earlier log already showed it. A log without an App ID (very old
-// Spark) is no duplicate of anything.
-func (f firstLogs) duplicate(doc appdoc.Doc) (sparklog.Problem, bool) {
-	if doc.Report.AppID == "" {
-		return sparklog.Problem{}, false
+// config is the analysis configuration the flags give.
+func (c *analyzeCommand) config() (analysis.Config, error) {
+	cfg := c.cfg
+	cfg.CPUs = *c.cpus
+	energy, err := eventlog.ResolveEnergyModel(cfg.Energy, c.nodePower)
+	if err != nil {
+		return cfg, usageErrorf("%v", err)
 	}
-	k := [2]string{doc.Report.AppID, doc.Report.AttemptID}
-	first, seen := f[k]
-	if !seen {
-		f[k] = doc.Log
-		return sparklog.Problem{}, false
+	cfg.Energy = energy
+	if err := eventlog.CheckCostModel(cfg.Cost); err != nil {
+		return cfg, usageErrorf("%v", err)
 	}
-	attempt := ""
-	if doc.Report.AttemptID != "" {
-		attempt = fmt.Sprintf(", attempt %q", doc.Report.AttemptID)
+	if cfg.Workload, err = c.workload.Resolve(); err != nil {
+		return cfg, usageErrorf("%v", err)
 	}
-	return sparklog.Problem{File: doc.Log, Kind: ProblemDuplicateApp,
-		Reason: fmt.Sprintf("application %q%s was already read from %s: two logs claim the same application attempt; both are listed", doc.Report.AppID, attempt, first)}, true
-}
-
-// notLog says whether a document's problems show its file is not an event
-// log (rather than a damaged one).
-func notLog(doc appdoc.Doc) bool {
-	_, ok := sparklog.NotEventLog(doc.Problems)
-	return ok && doc.ProblemsOmitted == 0
-}
-
-// sparkLogName says whether a file name is one Spark gives event logs: its
-// application id (app-… standalone, application_… YARN, local-…, spark-…
-// Kubernetes, digits for Mesos) or Databricks' eventlog. Such a file that
-// holds no event is a damaged log, not a stray file.
-func sparkLogName(name string) bool {
-	for _, prefix := range []string{"app-", "application_", "local-", "spark-", "eventlog"} {
-		if strings.HasPrefix(name, prefix) {
-			return true
+	if *c.interval == "stages" {
+		cfg.StageBorders = true
+	} else {
+		d, err := time.ParseDuration(*c.interval)
+		if err != nil || d < time.Millisecond {
+			return cfg, usageErrorf("--interval=%q: want a duration of at least 1ms (e.g. 10s) or \"stages\"", *c.interval)
 		}
+		cfg.Interval = d
 	}
-	return name != "" && name[0] >= '0' && name[0] <= '9'
+	return cfg, nil
 }
 
-// absPath is p made absolute, as local logs' paths are; p itself when
-// that fails (an object-store URL stays as it is).
-func absPath(p string) string {
-	if abs, err := filepath.Abs(p); err == nil {
-		return abs
-	}
-	return p
-}
-
-// workers is --parallel resolved: how many logs are read at once.
+// workers is --parallel checked: how many logs are read at once (0: one
+// per core).
 func (c *analyzeCommand) workers() (int, error) {
-	switch n := *c.parallel; {
-	case n < 0:
+	if n := *c.parallel; n < 0 {
 		return 0, usageErrorf("--parallel=%d: want 0 (one per core) or more", n)
-	case n == 0:
-		return defaultParallel(), nil
-	default:
-		return n, nil
 	}
+	return *c.parallel, nil
 }
 
 // reportProblems lists a log's problems on stderr, one compiler-style line
@@ -416,26 +268,6 @@ func (c *analyzeCommand) reportProblems(command string, doc appdoc.Doc, n int64)
 	if rest := n - int64(len(shown)); rest > 0 {
 		fmt.Fprintf(c.errOut, "sparkglance %s: %s: … and %s more (--json lists up to %s)\n", command, doc.Log, human.Plural(rest, "problem"), human.Count(appdoc.MaxProblems))
 	}
-}
-
-// firstProblem explains why a log gave no event: its first problem, or
-// that it holds no line at all.
-func firstProblem(doc appdoc.Doc) string {
-	if len(doc.Problems) == 0 {
-		return "no line was read"
-	}
-
-	return doc.Problems[0].Reason
-}
-
-// noLogReason says why a path that exists yielded no log: Discover returns
-// nothing only for a directory without event logs at its top level.
-func noLogReason(dir string) string {
-	entries, err := os.ReadDir(dir)
-	if err == nil && len(entries) == 0 {
-		return "empty directory, no event log in it"
-	}
-	return "no event log in this directory: Spark's log directories hold log files, zips and eventlog_v2_* directories at their top level, and other sub-directories are not searched"
 }
 
 // print writes the text output (the JSON one is jsonArrayWriter's). Each

@@ -45,11 +45,3 @@ func TestAnalyzeEnergyFlags(t *testing.T) {
 		t.Errorf("--energy.idle-ratio=2: %v (status %d), want a usage error naming the flag", err, exitStatus(err))
 	}
 }
-
-// serve hands the node agent's energy to the event-log collector.
-func TestWiringSharesMeasuredEnergy(t *testing.T) {
-	w := newWiring()
-	if w.eventlog.Measured == nil {
-		t.Error("the event-log collector gets no measured energy from the process collector")
-	}
-}

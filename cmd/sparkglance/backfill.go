@@ -42,7 +42,7 @@ func newBackfillCommand(cmd *kingpin.CmdClause) *backfillCommand {
 	}
 }
 
-func (c *backfillCommand) run(_ context.Context) error {
+func (c *backfillCommand) run(ctx context.Context) error {
 	if *c.interval < time.Second {
 		return fmt.Errorf("--interval %v must be at least 1s", *c.interval)
 	}
@@ -65,9 +65,12 @@ func (c *backfillCommand) run(_ context.Context) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	sum, err := backfill.Write(tmp, *c.paths, opt)
+	sum, err := backfill.WriteContext(ctx, tmp, *c.paths, opt)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
+	}
+	if err != nil && ctx.Err() != nil {
+		return &statusError{status: exitInterrupted, err: fmt.Errorf("%w; nothing written", err)}
 	}
 	if err != nil {
 		return err

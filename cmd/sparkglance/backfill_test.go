@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/alecthomas/kingpin/v2"
 
 	"github.com/sparkglance/sparkglance/internal/testkit"
 )
@@ -50,5 +53,30 @@ func TestBackfillUnfinishedDatabricksLog(t *testing.T) {
 	b, err := os.ReadFile(out)
 	if err != nil || !bytes.Contains(b, []byte(`spark_app_info{app_id="app-20240919162642-0000"`)) || !bytes.HasSuffix(b, []byte("# EOF\n")) {
 		t.Errorf("backfill --include-unfinished output (%v):\n%.1000s", err, b)
+	}
+}
+
+// Ctrl-C stops backfill with status 130 and leaves no file. (main's
+// signal.NotifyContext catches the signal, so a command that does not look
+// at its context cannot be interrupted at all: backfill could not.)
+func TestBackfillInterrupted(t *testing.T) {
+	app := kingpin.New("sparkglance", "")
+	c := newBackfillCommand(app.Command("backfill", ""))
+	var errOut bytes.Buffer
+	c.errOut = &errOut
+	dir := t.TempDir()
+	out := filepath.Join(dir, "history.om")
+	log := testkit.Events(t, "local-1642039451826")
+	if _, err := app.Parse([]string{"backfill", log, "-o", out}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := c.run(ctx)
+	if got := exitStatus(err); got != exitInterrupted || !strings.Contains(err.Error(), "interrupted while reading "+log) {
+		t.Errorf("exit %d (%v), want %d naming %s", got, err, exitInterrupted, log)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("%d files left in the output directory, want none", len(entries))
 	}
 }

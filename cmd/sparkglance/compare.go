@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -64,9 +63,11 @@ func (c *compareCommand) run(ctx context.Context) error {
 		enc.SetIndent("", "  ")
 		err = enc.Encode(doc)
 	default:
-		bw := bufio.NewWriter(out)
-		writeComparison(bw, &doc)
-		err = bw.Flush()
+		// Names from the logs (applications, stages, properties) reach the
+		// terminal escaped, as analyze's text does.
+		var text bytes.Buffer
+		writeComparison(&text, &doc)
+		_, err = io.WriteString(out, human.SafeLines(text.String()))
 	}
 	return cmp.Or(err, status)
 }

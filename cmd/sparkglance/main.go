@@ -1,6 +1,9 @@
 // Command sparkglance shows where a Spark cluster's time and energy go: it
-// analyses Spark event logs once (analyze) or exports live figures to
-// Prometheus and OpenTelemetry (serve).
+// analyses Spark event logs once (analyze: text or JSON; report: the glance
+// pages; compare: two runs side by side; backfill: finished applications'
+// history as OpenMetrics for promtool), exports live figures to Prometheus
+// and OpenTelemetry (serve, also the node agent), and writes synthetic event
+// logs (simulate). The commands only parse flags, wire packages and print.
 package main
 
 import (

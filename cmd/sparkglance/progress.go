@@ -56,9 +56,9 @@ func isTerminal(f *os.File) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// forLog is the sparklog.Options.OnProgress callback of the i-th log; nil
+// ForLog is the sparklog.Options.OnProgress callback of the i-th log; nil
 // when no bar is drawn.
-func (b *progressBar) forLog(i int) func(sparklog.Progress) {
+func (b *progressBar) ForLog(i int) func(sparklog.Progress) {
 	if b == nil {
 		return nil
 	}
@@ -96,8 +96,8 @@ func (b *progressBar) drawLocked() {
 	fmt.Fprintf(b.w, "\r[%s%s] %3d%%  %d/%d MB", strings.Repeat("#", fill), strings.Repeat(".", width-fill), pct, done>>20, b.total>>20)
 }
 
-// finish records that the i-th log, l, has been read completely.
-func (b *progressBar) finish(i int, l sparklog.Log) {
+// Finish records that the i-th log, l, has been read completely.
+func (b *progressBar) Finish(i int, l sparklog.Log) {
 	if b == nil {
 		return
 	}
@@ -108,9 +108,9 @@ func (b *progressBar) finish(i int, l sparklog.Log) {
 	b.finished += n
 }
 
-// clear erases the bar so that a message can take its line; the next
+// Clear erases the bar so that a message can take its line; the next
 // update draws it again.
-func (b *progressBar) clear() {
+func (b *progressBar) Clear() {
 	if b != nil {
 		b.mu.Lock()
 		defer b.mu.Unlock()
@@ -119,7 +119,7 @@ func (b *progressBar) clear() {
 	}
 }
 
-func (b *progressBar) done() {
+func (b *progressBar) Done() {
 	if b != nil {
 		b.mu.Lock()
 		defer b.mu.Unlock()

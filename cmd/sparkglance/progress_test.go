@@ -22,11 +22,11 @@ func TestProgressBarOnlyForBigInputsOnATerminal(t *testing.T) {
 	}
 	b := (*progressBar)(nil) // what newProgressBar returns then: every method is a no-op
 	b.update(0, sparklog.Progress{Done: 1, Total: 2})
-	if b.forLog(0) != nil {
+	if b.ForLog(0) != nil {
 		t.Error("a progress callback without a bar")
 	}
-	b.finish(0, sparklog.Log{})
-	b.done()
+	b.Finish(0, sparklog.Log{})
+	b.Done()
 }
 
 // Drawn, the bar counts the logs already read plus the bytes of those being
@@ -41,11 +41,11 @@ func TestProgressBarDrawing(t *testing.T) {
 	b := &progressBar{w: out, total: 200 << 20, lastPct: -1}
 	b.update(0, sparklog.Progress{Done: 50 << 20})
 	b.update(0, sparklog.Progress{Done: 50<<20 + 1}) // same percentage: no redraw
-	b.forLog(1)(sparklog.Progress{Done: 50 << 20})   // a second log read at the same time
-	b.finish(0, sparklog.Log{})                      // the first one's file is gone: counts 0
+	b.ForLog(1)(sparklog.Progress{Done: 50 << 20})   // a second log read at the same time
+	b.Finish(0, sparklog.Log{})                      // the first one's file is gone: counts 0
 	b.finished += 100 << 20                          // as if it were 100 MB
 	b.update(1, sparklog.Progress{Done: 100 << 20})
-	b.done()
+	b.Done()
 	out.Close()
 	data, _ := os.ReadFile(path)
 	got := string(data)

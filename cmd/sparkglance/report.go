@@ -96,9 +96,9 @@ func (c *reportCommand) writeDir(ctx context.Context, dir string) error {
 	pages := pageFiles{dir: dir, temps: map[string]bool{}}
 	defer pages.removeTemps()
 	var rows []report.Summary
-	sink := &docSink{
-		prepare: func(doc appdoc.Doc) (any, error) { return pages.write(&doc) },
-		emit: func(v any) error {
+	sink := &appdoc.Sink{
+		Prepare: func(doc appdoc.Doc) (any, error) { return pages.write(&doc) },
+		Emit: func(v any) error {
 			p := v.(writtenPage)
 			row, err := pages.keep(p)
 			rows = append(rows, row)

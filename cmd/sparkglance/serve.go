@@ -10,27 +10,28 @@ import (
 	"github.com/prometheus/common/promslog"
 	"github.com/prometheus/common/version"
 
+	"github.com/sparkglance/sparkglance/cmd/internal/wiring"
 	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/internal/simulate"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
 )
 
-// serveCommand runs the exporter with every collector (collectors.go).
+// serveCommand runs the exporter with every collector (cmd/internal/wiring).
 type serveCommand struct {
 	cfg    *exporter.Config
-	wiring *wiring
+	wiring *wiring.Wiring
 	demo   demoOptions
 }
 
 func newServeCommand(cmd *kingpin.CmdClause) *serveCommand {
-	w := newWiring()
-	c := &serveCommand{cfg: exporter.AddFlags(cmd, w.catalog), wiring: w}
+	w := wiring.New()
+	c := &serveCommand{cfg: exporter.AddFlags(cmd, w.Catalog), wiring: w}
 	c.demo = addDemoFlags(cmd)
 	return c
 }
 
 func (c *serveCommand) run(ctx context.Context) error {
-	if err := localEventLogDirs(c.wiring.eventlog.Dirs); err != nil {
+	if err := localEventLogDirs(c.wiring.EventLog.Dirs); err != nil {
 		return err
 	}
 	logger := promslog.New(&c.cfg.Log)
@@ -38,7 +39,7 @@ func (c *serveCommand) run(ctx context.Context) error {
 	cfg.Version = version.Version
 	var demoDir string
 	if *c.demo.enabled {
-		dir, err := prepareDemo(c.demo, c.wiring.eventlog)
+		dir, err := prepareDemo(c.demo, c.wiring.EventLog)
 		if err != nil {
 			return err
 		}
@@ -46,7 +47,7 @@ func (c *serveCommand) run(ctx context.Context) error {
 		defer removeDemoDir(dir, logger)
 		demoDir = dir
 	}
-	e, err := exporter.New(cfg, c.wiring.catalog, logger)
+	e, err := exporter.New(cfg, c.wiring.Catalog, logger)
 	if err != nil {
 		return err
 	}

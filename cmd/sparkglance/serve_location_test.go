@@ -38,10 +38,10 @@ func TestServeRejectsUnsupportedEventLogDir(t *testing.T) {
 
 func TestServeTakesFileURLEventLogDir(t *testing.T) {
 	cmd := parseServe(t, "--eventlog.dir=file:///var/log/spark-events", "--eventlog.dir=/srv/logs")
-	if err := localEventLogDirs(cmd.wiring.eventlog.Dirs); err != nil {
+	if err := localEventLogDirs(cmd.wiring.EventLog.Dirs); err != nil {
 		t.Fatal(err)
 	}
-	if got := cmd.wiring.eventlog.Dirs; !slices.Equal(got, []string{"/var/log/spark-events", "/srv/logs"}) {
+	if got := cmd.wiring.EventLog.Dirs; !slices.Equal(got, []string{"/var/log/spark-events", "/srv/logs"}) {
 		t.Errorf("--eventlog.dir became %q", got)
 	}
 }

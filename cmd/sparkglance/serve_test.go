@@ -95,18 +95,6 @@ func TestServeProfilingNeedsStacks(t *testing.T) {
 	}
 }
 
-// One catalog holds every collector, and the spark collector is handed the
-// event-log collector's claims, the very value the command built.
-func TestWiringRegistersEveryCollector(t *testing.T) {
-	w := newWiring()
-	if got := strings.Join(w.catalog.Names(), ","); got != "eventlog,process,spark,stacks" {
-		t.Errorf("collectors %s, want eventlog,process,spark,stacks", got)
-	}
-	if w.claims == nil || w.discovery == nil || w.eventlog == nil {
-		t.Error("a shared service is missing")
-	}
-}
-
 // The README's node agent, with any of the energy flags, starts and gets
 // ready (the event-log collector, on by default, has no log to read and
 // leaves --energy.tdp-watts to the node agent), and it listens on the

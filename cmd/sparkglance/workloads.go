@@ -25,10 +25,27 @@ type judged struct {
 // judgeRuns groups the documents by workload and judges each run against
 // the earlier ones; workloads of one run are left out.
 func judgeRuns(docs []appdoc.Doc, o workload.Options) map[string][]judged {
-	byKey := map[string][]judged{}
+	sums := make([]workload.Summary, len(docs))
 	for i := range docs {
-		s := workload.Summarize(&docs[i].Report)
-		byKey[s.Workload] = append(byKey[s.Workload], judged{doc: i, summary: s})
+		sums[i] = workload.Summarize(&docs[i].Report)
+	}
+	out, _ := judgeSummaries(sums, o, nil, nil) // nothing to load or use: no error
+	return out
+}
+
+// judgeSummaries groups the runs by workload and judges each against the
+// runs of its workload that started before it; workloads of one run are
+// left out. judged.doc is the index in sums. When sums leave the details
+// (properties, stages) out, load gives the run of an index with them: it
+// is called for each judged run and the earlier runs its judgement reads
+// (workload.DetailsUsed), so they need not all be in memory at once. When
+// use is not nil, it gets each result instead of judged.result keeping
+// it (a result holds the runs' details it compared).
+func judgeSummaries(sums []workload.Summary, o workload.Options, load func(i int) (workload.Summary, error),
+	use func(i int, r *workload.Result) error) (map[string][]judged, error) {
+	byKey := map[string][]judged{}
+	for i := range sums {
+		byKey[sums[i].Workload] = append(byKey[sums[i].Workload], judged{doc: i, summary: sums[i]})
 	}
 	for key, runs := range byKey {
 		if len(runs) < 2 {
@@ -38,15 +55,37 @@ func judgeRuns(docs []appdoc.Doc, o workload.Options) map[string][]judged {
 		slices.SortStableFunc(runs, func(a, b judged) int {
 			return cmp.Or(cmp.Compare(a.summary.Start, b.summary.Start), cmp.Compare(a.summary.ID(), b.summary.ID()))
 		})
-		sums := make([]workload.Summary, len(runs))
+		ordered := make([]workload.Summary, len(runs))
 		for i := range runs {
-			sums[i] = runs[i].summary
+			ordered[i] = runs[i].summary
 		}
 		for i := range runs {
-			runs[i].result = workload.Evaluate(&sums[i], sums[:i], o)
+			run, prev := ordered[i], ordered[:i]
+			var lent []int // of prev, lent their details for this run's judgement
+			if load != nil {
+				var err error
+				if run, err = load(runs[i].doc); err != nil {
+					return nil, err
+				}
+				for _, j := range workload.DetailsUsed(prev, o) {
+					if prev[j], err = load(runs[j].doc); err != nil {
+						return nil, err
+					}
+					lent = append(lent, j)
+				}
+			}
+			res := workload.Evaluate(&run, prev, o)
+			for _, j := range lent {
+				prev[j].Properties, prev[j].Stages = nil, nil
+			}
+			if use == nil {
+				runs[i].result = res
+			} else if err := use(runs[i].doc, &res); err != nil {
+				return nil, err
+			}
 		}
 	}
-	return byKey
+	return byKey, nil
 }
 
 // addRegressionFindings appends each judged run's workload_regression

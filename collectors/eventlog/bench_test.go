@@ -151,7 +151,7 @@ func BenchmarkScrape100Apps100Executors(b *testing.B) {
 	})
 	b.Run("gather+encode", func(b *testing.B) {
 		cat := exporter.NewCatalog()
-		cat.Register(CollectorName, true, exportertest.Fixed(w))
+		cat.Register(CollectorName, true, exportertest.Fixed(exporter.FromFamilies(w)))
 		cfg := exportertest.ParseConfig(b, cat)
 		e, err := exporter.New(*cfg, cat, testLogger(b))
 		if err != nil {

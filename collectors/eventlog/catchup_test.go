@@ -177,7 +177,7 @@ func serveOnceWith(tb testing.TB, cfg Config, atReady func(*Watcher)) (string, t
 		tb.Fatal(err)
 	}
 	cat := exporter.NewCatalog()
-	cat.Register(CollectorName, true, exportertest.Fixed(w))
+	cat.Register(CollectorName, true, exportertest.Fixed(exporter.FromFamilies(w)))
 	e, err := exporter.New(*exportertest.ParseConfig(tb, cat, "--web.listen-address=127.0.0.1:0"), cat, testLogger(tb))
 	if err != nil {
 		tb.Fatal(err)

@@ -17,7 +17,7 @@ func startExporter(t testing.TB, cfg Config, args ...string) (string, *Watcher) 
 		t.Fatal(err)
 	}
 	cat := exporter.NewCatalog()
-	cat.Register(CollectorName, true, exportertest.Fixed(w))
+	cat.Register(CollectorName, true, exportertest.Fixed(exporter.FromFamilies(w)))
 	return exportertest.Start(t, cat, args...).URL, w
 }
 

@@ -66,8 +66,8 @@ func TestTextFastPathEqualsRegistryPath(t *testing.T) {
 	waitReady(t, w)
 
 	cat := exporter.NewCatalog()
-	cat.Register(CollectorName, true, func(*slog.Logger) (exporter.Collector, error) { return w, nil })
-	cat.Register("spark", true, func(*slog.Logger) (exporter.Collector, error) { return otherSparkApp{}, nil })
+	cat.Register(CollectorName, true, func(*slog.Logger) (exporter.Collector, error) { return exporter.FromFamilies(w), nil })
+	cat.Register("spark", true, func(*slog.Logger) (exporter.Collector, error) { return exporter.FromUpdater(otherSparkApp{}), nil })
 	app := kingpin.New("test", "")
 	ecfg := exporter.AddFlags(app, cat)
 	if _, err := app.Parse([]string{"--web.listen-address=127.0.0.1:0"}); err != nil {

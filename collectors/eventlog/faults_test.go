@@ -2,6 +2,7 @@ package eventlog
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -63,7 +64,8 @@ func TestFaults(t *testing.T) {
 	if err := os.Symlink(filepath.Join(root, "nowhere"), filepath.Join(dir, "app-20261130150000-0004")); err != nil {
 		t.Fatal(err)
 	}
-	w := startWatcher(t, testConfig(dir))
+	clock := newTestClock(time.Now())
+	w := startWatcherAt(t, testConfig(dir), clock)
 	waitReady(t, w)
 
 	mfs := gather(t, w)
@@ -79,15 +81,15 @@ func TestFaults(t *testing.T) {
 		t.Errorf("unreadable log counted %v times, want once", errorsFor(w, "open-failed"))
 	}
 
-	// The stale log's lag is its age and grows with the wall clock.
+	// The stale log's lag is its age and grows with the clock, second for second.
 	lag1, ok := series(mfs, "sparkglance_eventlog_lag_seconds", map[string]string{"app_id": "app-20261130150000-0001"})
 	if !ok || lag1 < 6*60 || lag1 > 10*60 {
 		t.Errorf("lag of a log 10 min old whose app ran ~3 min = %v s (present %v)", lag1, ok)
 	}
-	time.Sleep(1100 * time.Millisecond)
+	clock.Advance(1100 * time.Millisecond)
 	lag2, _ := series(gather(t, w), "sparkglance_eventlog_lag_seconds", map[string]string{"app_id": "app-20261130150000-0001"})
-	if lag2-lag1 < 1 || lag2-lag1 > 3 {
-		t.Errorf("lag went from %v to %v over 1.1 s", lag1, lag2)
+	if math.Abs(lag2-lag1-1.1) > 1e-9 {
+		t.Errorf("lag went from %v to %v over 1.1 s of the clock, want %v", lag1, lag2, lag1+1.1)
 	}
 
 	// A log deleted while followed: its series go, the others stay.
@@ -106,7 +108,7 @@ func TestFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, 5*time.Second, "vanished directory counted", func() bool { return errorsFor(w, "dir-unreadable") == 1 })
-	time.Sleep(200 * time.Millisecond)
+	waitScans(t, w, 3) // scans while it is away
 	if !exported(t, w, "app-20261130150000-0001") {
 		t.Error("applications dropped while their directory is away")
 	}

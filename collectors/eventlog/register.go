@@ -17,7 +17,11 @@ func Register(cat *exporter.Catalog, claims *Claims) *Config {
 	cfg := DefaultConfig()
 	cat.Register(CollectorName, true,
 		func(logger *slog.Logger) (exporter.Collector, error) {
-			return newWatcher(cfg, logger, claims)
+			w, err := newWatcher(cfg, logger, claims)
+			if err != nil {
+				return nil, err
+			}
+			return exporter.FromFamilies(w), nil
 		},
 		exporter.WithHelp("Follow Spark event logs in --eventlog.dir and export each application's figures."),
 		exporter.WithFlags(func(g exporter.FlagGroup) { declareFlags(g, &cfg) }),

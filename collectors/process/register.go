@@ -38,7 +38,7 @@ func register(cat *exporter.Catalog, d *discovery.Service, tdpWatts *float64, bu
 		if built != nil {
 			built(a)
 		}
-		return NewCollector(a), nil
+		return exporter.FromUpdater(NewCollector(a)), nil
 	},
 		exporter.WithHelp("Spark/Flink JVMs on this node: CPU load and energy (node agent)."),
 		exporter.WithFlags(func(f exporter.FlagGroup) {

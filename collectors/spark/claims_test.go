@@ -52,22 +52,46 @@ func TestBackgroundServesLastGoodRead(t *testing.T) {
 		testkit.JSONRoutes(routes).ServeHTTP(w, r)
 	}))
 	defer srv.Close()
-	c, _ := newTestCollector(t, Options{URLs: []string{srv.URL}, BackgroundInterval: 50 * time.Millisecond})
+	c, _ := newTestCollector(t, Options{URLs: []string{srv.URL}, BackgroundInterval: 200 * time.Millisecond})
 	if c.Ready() == nil {
 		t.Fatal("ready before the first read")
+	}
+	rounds := make(chan struct{}, 1000)
+	c.afterRound = func() {
+		select {
+		case rounds <- struct{}{}:
+		default:
+		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- c.Run(ctx) }()
 	defer func() { cancel(); <-done }()
 
-	waitFor(t, func() bool { return c.Ready() == nil })
+	waitRound(t, rounds)
+	if err := c.Ready(); err != nil {
+		t.Fatalf("not ready after the first round: %v", err)
+	}
+	// A round is bounded by the interval: on a loaded machine one may time
+	// out, so wait for a round that read the target.
+	for n := 1; !hasLine(scrape(t, c, time.Second), `spark_target_up{target="`+srv.URL+`"} 1`); n++ {
+		if n == 100 {
+			t.Fatal("no good read of the target in 100 rounds")
+		}
+		waitRound(t, rounds)
+	}
 	broken.Store(true)
-	var text string
-	waitFor(t, func() bool {
-		text = scrape(t, c, time.Second)
-		return hasLine(text, `spark_target_up{target="`+srv.URL+`"} 0`)
-	})
+	for len(rounds) > 0 { // rounds stored before the target broke
+		<-rounds
+	}
+	// The first round stored from now may have begun before the target
+	// broke; the one after it began after.
+	waitRound(t, rounds)
+	waitRound(t, rounds)
+	text := scrape(t, c, time.Second)
+	if !hasLine(text, `spark_target_up{target="`+srv.URL+`"} 0`) {
+		t.Errorf("a round after the target broke, up is not 0:\n%s", text)
+	}
 	if len(seriesLines(text, "spark_executor_cores{")) != 1 {
 		t.Error("the last good read should still be served")
 	}
@@ -76,14 +100,13 @@ func TestBackgroundServesLastGoodRead(t *testing.T) {
 	}
 }
 
-// waitFor polls cond for at most 5 s.
-func waitFor(t *testing.T, cond func() bool) {
+// waitRound waits (at most 20 s) until the collector stored one more
+// background round.
+func waitRound(t *testing.T, rounds <-chan struct{}) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not met within 5 s")
-		}
-		time.Sleep(20 * time.Millisecond)
+	select {
+	case <-rounds:
+	case <-time.After(20 * time.Second):
+		t.Fatal("no background round stored within 20 s")
 	}
 }

@@ -49,6 +49,10 @@ type Collector struct {
 	latest map[string]targetResult       // background: last read per target
 	good   map[string]targetResult       // background: last good read per target
 	ready  chan struct{}                 // closed after the first background round
+	// afterRound, if a test sets it before Run, is called after each
+	// background round's reads are stored, so that the test can wait for
+	// a round instead of sleeping.
+	afterRound func()
 }
 
 // New checks opts and builds a collector.
@@ -137,6 +141,9 @@ func (c *Collector) Run(ctx context.Context) error {
 		case <-c.ready:
 		default:
 			close(c.ready)
+		}
+		if c.afterRound != nil {
+			c.afterRound()
 		}
 		select {
 		case <-ctx.Done():

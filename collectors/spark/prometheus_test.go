@@ -44,7 +44,11 @@ func startExporter(t *testing.T, spark string) string {
 	t.Helper()
 	cat := exporter.NewCatalog()
 	cat.Register("spark", true, func(logger *slog.Logger) (exporter.Collector, error) {
-		return New(Options{URLs: []string{spark}, Claims: noClaims{}}, logger)
+		c, err := New(Options{URLs: []string{spark}, Claims: noClaims{}}, logger)
+		if err != nil {
+			return nil, err
+		}
+		return exporter.FromUpdater(c), nil
 	})
 	return exportertest.Start(t, cat).URL
 }

@@ -49,9 +49,13 @@ func (fv *flagValues) factory(logger *slog.Logger) (exporter.Collector, error) {
 	opts.MaxBodyBytes = int64(fv.maxBytes)
 	if len(opts.URLs) == 0 && opts.TargetsFile == "" {
 		logger.Info("no --spark.url or --spark.targets-file: the spark collector exports nothing")
-		return idle{}, nil
+		return exporter.FromUpdater(idle{}), nil
 	}
-	return New(opts, logger)
+	c, err := New(opts, logger)
+	if err != nil {
+		return nil, err
+	}
+	return exporter.FromUpdater(c), nil
 }
 
 // idle is the collector without targets.

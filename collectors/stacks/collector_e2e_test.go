@@ -77,8 +77,8 @@ func TestStacksEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := serve(t, map[string]exporter.Collector{"stacks": c})
-	time.Sleep(300 * time.Millisecond) // every thread reaches its blocking call
+	base := serve(t, map[string]exporter.Collector{"stacks": exporter.FromUpdater(c)})
+	waitSettled(t, jvm) // every thread reached its blocking call
 
 	t.Run("metrics", func(t *testing.T) { testMetrics(t, c, base, jvm.PID) })
 	t.Run("profiles", func(t *testing.T) { testProfiles(t, base, jvm.PID, deaf.PID) })

@@ -46,7 +46,11 @@ func Register(cat *exporter.Catalog, d *discovery.Service) {
 		case o.ProfilingOptions.MaxDuration <= 0 || o.ProfilingOptions.HistorySize <= 0:
 			return nil, fmt.Errorf("--profiling.max-duration and --profiling.history-size must be positive")
 		}
-		return NewCollector(o, logger)
+		c, err := NewCollector(o, logger)
+		if err != nil {
+			return nil, err
+		}
+		return exporter.FromUpdater(c), nil
 	},
 		// The profiles API is served by this collector: without it the
 		// flag would silently serve nothing.

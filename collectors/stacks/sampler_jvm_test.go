@@ -29,8 +29,8 @@ var kindState = map[string]stacks.State{
 
 const dumpsPerTarget = 20
 
-// sample takes dumpsPerTarget dumps of a JVM with the Go attach client,
-// 50 ms apart, into the sampler under target.
+// sample takes dumpsPerTarget dumps of a JVM with the Go attach client
+// into the sampler under target, a second apart on the sampler's clock.
 func sample(t *testing.T, s *stacks.Sampler, target string, jvm *jvmtest.JVM, start time.Time) (perThread map[string]map[stacks.State]int) {
 	perThread = map[string]map[stacks.State]int{}
 	var c attach.Client
@@ -53,7 +53,6 @@ func sample(t *testing.T, s *stacks.Sampler, target string, jvm *jvmtest.JVM, st
 			}
 			perThread[smp.Thread][smp.State]++
 		}
-		time.Sleep(50 * time.Millisecond)
 	}
 	return perThread
 }
@@ -63,7 +62,8 @@ func TestBlockedRatioOfRealJVMs(t *testing.T) {
 	spark := jvmtest.Start(t, classes, jvmtest.Options{},
 		"spin=2", "blocked=1", "park=1", "shuffle=1", "memory=1", "spill=1", "io=1", "sleep=1")
 	flink := jvmtest.Start(t, classes, jvmtest.Options{}, "flinkspin=1", "flinkbp=3")
-	time.Sleep(300 * time.Millisecond) // let every thread reach its blocking call
+	waitSettled(t, spark) // every thread reached its blocking call
+	waitSettled(t, flink)
 
 	s := stacks.NewSampler(nil, time.Minute)
 	start := time.Now()

@@ -1,11 +1,15 @@
-// Package stacks turns thread dumps of Spark executors and Flink
-// TaskManagers into per-state sample counts and a blocked ratio.
+// Package stacks is the "stacks" collector: it turns thread dumps of Spark
+// executors and Flink TaskManagers into per-state sample counts and a
+// blocked ratio, and serves the on-demand profiles API (package profiles).
 //
 // Only task threads count (see TaskThreadOf). Each sampled task thread gets
 // one State from an ordered rule table (DefaultRules, extensible with a
 // JSON file, see LoadRules); a Sampler keeps the counts per target over a
-// sliding window. Taking the dumps is package attach's job, parsing them
-// package threaddump's.
+// sliding window. A Collector lists its targets (ProcessLister: the JVMs
+// the node's discovery tracks; RESTSource: executors behind Spark UIs),
+// dumps them in the background (Run) through the attach protocol (package
+// attach) or Spark's REST thread dumps, and exports its latest snapshot
+// (Update). Parsing the dumps is package threaddump's.
 package stacks
 
 import "fmt"

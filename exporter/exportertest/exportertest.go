@@ -1,5 +1,7 @@
 // Package exportertest runs the real exporter in-process on a loopback port
-// for other packages' tests, as the serve command would build it.
+// for other packages' tests, as the serve command would build it, and the
+// OpenTelemetry Collector's own OTLP receiver in process (otlpreceiver.go)
+// to receive its pushes.
 package exportertest
 
 import (

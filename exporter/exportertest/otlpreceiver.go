@@ -30,6 +30,22 @@ type OTLPReceiver struct {
 
 	mu        sync.Mutex
 	encodings []string // Content-Encoding of each HTTP request, via the proxy
+	pushed    chan struct{}
+}
+
+// notifyingSink is the sink telling WaitForPush of each push it received.
+type notifyingSink struct {
+	*consumertest.MetricsSink
+	pushed chan<- struct{}
+}
+
+func (s notifyingSink) ConsumeMetrics(ctx context.Context, md pmetric.Metrics) error {
+	err := s.MetricsSink.ConsumeMetrics(ctx, md)
+	select {
+	case s.pushed <- struct{}{}:
+	default: // a wake-up is pending already
+	}
+	return err
 }
 
 // StartOTLPReceiver starts a receiver for protocol ("grpc" or
@@ -45,9 +61,9 @@ func StartOTLPReceiver(t testing.TB, protocol string) *OTLPReceiver {
 	} else {
 		cfg.Protocols.HTTP.GetOrInsertDefault().ServerConfig.NetAddr.Endpoint = endpoint
 	}
-	r := &OTLPReceiver{Endpoint: endpoint, Sink: new(consumertest.MetricsSink)}
+	r := &OTLPReceiver{Endpoint: endpoint, Sink: new(consumertest.MetricsSink), pushed: make(chan struct{}, 1)}
 	ctx := context.Background()
-	rcv, err := f.CreateMetrics(ctx, receivertest.NewNopSettings(component.MustNewType("otlp")), cfg, r.Sink)
+	rcv, err := f.CreateMetrics(ctx, receivertest.NewNopSettings(component.MustNewType("otlp")), cfg, notifyingSink{r.Sink, r.pushed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,11 +99,12 @@ func (r *OTLPReceiver) ContentEncodings() []string {
 	return append([]string(nil), r.encodings...)
 }
 
-// WaitForPush returns the first received push for which ok holds, failing
-// the test after timeout.
+// WaitForPush returns the first received push for which ok holds, looking
+// again at each push, and fails the test after timeout.
 func (r *OTLPReceiver) WaitForPush(t testing.TB, timeout time.Duration, ok func(pmetric.Metrics) bool) pmetric.Metrics {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
 	seen := 0
 	for {
 		all := r.Sink.AllMetrics()
@@ -97,10 +114,11 @@ func (r *OTLPReceiver) WaitForPush(t testing.TB, timeout time.Duration, ok func(
 			}
 		}
 		seen = len(all)
-		if time.Now().After(deadline) {
+		select {
+		case <-r.pushed:
+		case <-timer.C:
 			t.Fatalf("no fitting OTLP push within %v (%d pushes received)", timeout, seen)
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }
 

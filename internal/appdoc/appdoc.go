@@ -2,6 +2,8 @@
 // attempt's analysis together with what reading its event log met. `analyze
 // --json`, the `report` command and the exporter's JSON API all write this
 // same document, so a consumer can read any of them with one schema.
+// ReadAll and ReadLogs are the one reading pipeline of the commands that
+// read logs once (analyze, report, compare, backfill).
 package appdoc
 
 import (
@@ -30,6 +32,10 @@ type Doc struct {
 	Events          map[string]int64   `json:"events"`
 	Problems        []sparklog.Problem `json:"problems"`
 	ProblemsOmitted int64              `json:"problemsOmitted,omitempty"`
+	// User is who ran the application (its ApplicationStart's user), for
+	// the series that carry it (backfill's spark_app_info); the document
+	// leaves it out.
+	User string `json:"-"`
 }
 
 // Read reads one application attempt's log to its end through the analysis
@@ -46,6 +52,9 @@ func Read(ctx context.Context, l sparklog.Log, cfg analysis.Config, progress fun
 				if err := ctx.Err(); err != nil {
 					return err
 				}
+			}
+			if s, ok := ev.(*sparklog.ApplicationStart); ok {
+				doc.User = s.User
 			}
 			app.AddAt(pos, ev)
 			return nil

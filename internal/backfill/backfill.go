@@ -19,16 +19,16 @@ package backfill
 import (
 	"bufio"
 	"cmp"
+	"context"
 	"fmt"
 	"io"
 	"math"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/sparkglance/sparkglance/internal/analysis"
-	"github.com/sparkglance/sparkglance/internal/inorder"
+	"github.com/sparkglance/sparkglance/internal/appdoc"
 	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
 )
@@ -63,18 +63,13 @@ type Summary struct {
 	// ApplicationEnd (Options.IncludeUnfinished), up to their last event.
 	Unfinished int
 	// ProblemsOmitted counts the problems not given to Options.Problem:
-	// those of a log past its first maxProblemsPerLog.
+	// those of a log past its first appdoc.MaxProblems.
 	ProblemsOmitted int
 }
 
 // SkippedUnfinished is the reason given for a log without an
 // ApplicationEnd when Options.IncludeUnfinished is off.
 const SkippedUnfinished = "application not finished (no ApplicationEnd); --include-unfinished writes it up to its last event"
-
-// maxProblemsPerLog bounds the problems a log being read keeps until they
-// are handed over in order; a log damaged on every line must not hold them
-// all in memory.
-const maxProblemsPerLog = 1000
 
 // The families written, in file order.
 var familyNames = []string{
@@ -97,12 +92,19 @@ type app struct {
 	report analysis.Report
 }
 
-// Write reads every log under paths (files, rolling directories or
-// directories of logs, as `analyze` takes them) and writes the finished
-// applications' series to w. Unfinished logs are left out and listed in
-// the summary unless opt.IncludeUnfinished; a path that cannot be listed or
-// read is an error naming it.
+// Write is WriteContext without an interruption.
 func Write(w io.Writer, paths []string, opt Options) (Summary, error) {
+	return WriteContext(context.Background(), w, paths, opt)
+}
+
+// WriteContext reads every log under paths (files, rolling directories or
+// directories of logs, as `analyze` takes them, through the same pipeline,
+// appdoc.ReadLogs) and writes the finished applications' series to w.
+// Unfinished logs are left out and listed in the summary unless
+// opt.IncludeUnfinished; a path that cannot be listed or read is an error
+// naming it. When ctx ends, reading stops, nothing is written and the
+// error wraps ctx.Err().
+func WriteContext(ctx context.Context, w io.Writer, paths []string, opt Options) (Summary, error) {
 	defs := map[string]*sm.Metric{}
 	for _, m := range opt.Metrics {
 		defs[m.Name] = m
@@ -119,55 +121,43 @@ func Write(w io.Writer, paths []string, opt Options) (Summary, error) {
 	}
 	var sum Summary
 	latest := map[string]*app{} // by application id: the attempt that started last
-	workers := opt.Parallel
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	// A log's problems wait with its application so that they reach
-	// opt.Problem in the order of the logs, as a sequential read gives them.
-	type read struct {
-		app      *app
-		err      error
-		problems []sparklog.Problem
-		omitted  int
-	}
 	for _, p := range paths {
 		logs, err := sparklog.DiscoverGiven(p)
 		if err != nil {
 			return sum, fmt.Errorf("backfill: %s: %w", p, err)
 		}
+		// A log's problems wait with its document so that they reach
+		// opt.Problem in the order of the logs, as a sequential read gives
+		// them.
 		var failed error
-		inorder.Each(len(logs), workers, len(logs), func(i int) read {
-			var r read
-			r.app, r.err = readApp(logs[i], cfg, func(p sparklog.Problem) {
-				if len(r.problems) < maxProblemsPerLog {
-					r.problems = append(r.problems, p)
-				} else {
-					r.omitted++
-				}
-			})
-			return r
-		}, func(i int, r read) bool {
-			l, a := logs[i], r.app
-			if a == nil && r.err == nil && r.omitted == 0 {
-				if p, ok := sparklog.NotEventLog(r.problems); ok {
+		appdoc.ReadLogs(ctx, logs, appdoc.ReadOptions{Analysis: cfg, Parallel: opt.Parallel}, func(i int, r appdoc.Result) bool {
+			l, doc := logs[i], r.Doc
+			if r.Interrupted {
+				failed = fmt.Errorf("backfill: interrupted while reading %s: %w", l.Path, ctx.Err())
+				return false
+			}
+			// An application is what an ApplicationStart began.
+			started := r.Err == nil && doc.Events[sparklog.TypeApplicationStart] > 0
+			if !started && r.Err == nil && doc.ProblemsOmitted == 0 {
+				if p, ok := sparklog.NotEventLog(doc.Problems); ok {
 					// A README beside the logs: said once, as skipped.
 					sum.Skipped = append(sum.Skipped, l.Path+": "+p.Reason)
 					return true
 				}
 			}
 			if opt.Problem != nil {
-				for _, p := range r.problems {
+				for _, p := range doc.Problems {
 					opt.Problem(p)
 				}
 			}
-			sum.ProblemsOmitted += r.omitted
-			if r.err != nil {
-				failed = fmt.Errorf("backfill: %s: %w", l.Path, r.err)
+			sum.ProblemsOmitted += int(doc.ProblemsOmitted)
+			if r.Err != nil {
+				failed = fmt.Errorf("backfill: %w", r.Err) // r.Err names the log
 				return false
 			}
+			a := &app{log: l.Path, user: doc.User, report: doc.Report}
 			switch {
-			case a == nil:
+			case !started:
 				sum.Skipped = append(sum.Skipped, l.Path+": no application in the log")
 				return true
 			case a.report.Live && !opt.IncludeUnfinished:
@@ -208,31 +198,6 @@ func Write(w io.Writer, paths []string, opt Options) (Summary, error) {
 	bw.WriteString("# EOF\n")
 	sum.Apps = len(apps)
 	return sum, bw.Flush()
-}
-
-// readApp reads one log to its end; nil when it holds no application.
-func readApp(l sparklog.Log, cfg analysis.Config, problem func(sparklog.Problem)) (*app, error) {
-	a := &app{log: l.Path}
-	an := analysis.New(cfg)
-	started := false
-	h := sparklog.HandlerFuncs{
-		OnEvent: func(_ sparklog.Position, ev sparklog.Event) error {
-			if s, ok := ev.(*sparklog.ApplicationStart); ok {
-				a.user, started = s.User, true
-			}
-			an.Add(ev)
-			return nil
-		},
-		OnProblem: problem,
-	}
-	if _, err := sparklog.Read(l, h, sparklog.Options{SQLUpdatesOnly: true}); err != nil {
-		return nil, err
-	}
-	if !started {
-		return nil, nil
-	}
-	a.report = an.Report()
-	return a, nil
 }
 
 // writeHeader writes an OpenMetrics family's TYPE and HELP lines; counters'

@@ -164,7 +164,7 @@ func (m *Manager) Create(ctx context.Context, r CreateRequest) (Info, error) {
 		return Info{}, err
 	}
 	now := time.Now()
-	p := &Profile{stacks: map[string]*Stack{}, start: now, info: Info{
+	p := &Profile{stacks: map[string]*Stack{}, start: now, done: make(chan struct{}), info: Info{
 		ID: id, Status: StatusRunning, AppID: t.AppID, ExecutorID: t.ExecutorID, Framework: t.Framework, PID: t.PID,
 		Threads: r.Threads, Duration: r.Duration, IntervalMS: *r.IntervalMS, Created: now,
 	}}
@@ -192,6 +192,7 @@ func (m *Manager) Create(ctx context.Context, r CreateRequest) (Info, error) {
 		m.mu.Lock()
 		delete(m.running, t.Key)
 		m.mu.Unlock()
+		close(p.done)
 	}()
 	m.log.Info("profile started", "id", id, "target", t.Key, "duration_s", r.Duration, "interval_ms", *r.IntervalMS)
 	return p.Info(), nil

@@ -52,7 +52,12 @@ type Profile struct {
 	start  time.Time
 	end    time.Time
 	cancel func()
+	done   chan struct{} // closed once the profile ended and its target is free
 }
+
+// Done is closed once the profile ended (finished or failed) and its target
+// may be profiled again.
+func (p *Profile) Done() <-chan struct{} { return p.done }
 
 // Info returns a copy of the profile's info.
 func (p *Profile) Info() Info {

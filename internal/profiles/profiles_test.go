@@ -139,34 +139,38 @@ func create(t *testing.T, base, body string) profiles.Info {
 	return info
 }
 
-// waitDone polls the profile's status until it is no longer running; the
-// wait is bounded so a stuck profile fails the test instead of hanging it.
-func waitDone(t *testing.T, base, id string) profiles.Info {
+// waitDone waits until the profile ended and returns its status as the API
+// gives it; the wait is bounded so a stuck profile fails the test instead
+// of hanging it.
+func waitDone(t *testing.T, m *profiles.Manager, base, id string) profiles.Info {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		status, _, b := do(t, http.MethodGet, base+profiles.ItemPrefix+id, "")
-		var info profiles.Info
-		if status != http.StatusOK || json.Unmarshal(b, &info) != nil {
-			t.Fatalf("GET %s: %d %s", id, status, b)
-		}
-		if info.Status != profiles.StatusRunning {
-			return info
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("profile %s still running after 20 s: %+v", id, info)
-		}
-		time.Sleep(10 * time.Millisecond)
+	p, ok := m.Get(id)
+	if !ok {
+		t.Fatalf("profile %s not kept", id)
 	}
+	select {
+	case <-p.Done():
+	case <-time.After(20 * time.Second):
+		t.Fatalf("profile %s still running after 20 s: %+v", id, p.Info())
+	}
+	status, _, b := do(t, http.MethodGet, base+profiles.ItemPrefix+id, "")
+	var info profiles.Info
+	if status != http.StatusOK || json.Unmarshal(b, &info) != nil {
+		t.Fatalf("GET %s: %d %s", id, status, b)
+	}
+	if info.Status == profiles.StatusRunning {
+		t.Fatalf("profile %s ended but the API says running: %+v", id, info)
+	}
+	return info
 }
 
 func TestProfileDownloads(t *testing.T) {
 	for _, threads := range []string{"all", "task"} {
 		t.Run(threads, func(t *testing.T) {
 			src := recorded(t)
-			_, base := start(t, src, profiles.Options{})
+			m, base := start(t, src, profiles.Options{})
 			info := create(t, base, `{"app_id":"app-1","executor_id":"7","duration":0.1,"interval_ms":10,"threads":"`+threads+`"}`)
-			info = waitDone(t, base, info.ID)
+			info = waitDone(t, m, base, info.ID)
 			perDump, leaves := javaStacks(t, src, threads == "task")
 			if info.Status != profiles.StatusFinished || info.Dumps == 0 || int64(info.Dumps) != src.dumps.Load() ||
 				info.Samples != int64(info.Dumps)*perDump || info.Errors != 0 {
@@ -255,11 +259,11 @@ func TestProfileDownloads(t *testing.T) {
 // List is newest first and the history keeps at most HistorySize
 // finished profiles.
 func TestListAndHistory(t *testing.T) {
-	_, base := start(t, recorded(t), profiles.Options{HistorySize: 2})
+	m, base := start(t, recorded(t), profiles.Options{HistorySize: 2})
 	var ids []string
 	for range 3 {
 		info := create(t, base, `{"pid":4242,"duration":0.02,"interval_ms":10}`)
-		waitDone(t, base, info.ID)
+		waitDone(t, m, base, info.ID)
 		ids = append(ids, info.ID)
 	}
 	status, _, b := do(t, http.MethodGet, base+profiles.CollectionPath, "")
@@ -279,8 +283,8 @@ func TestListAndHistory(t *testing.T) {
 func TestFailingTargetEndsProfile(t *testing.T) {
 	src := recorded(t)
 	src.fail = errors.New("attach: connection refused")
-	_, base := start(t, src, profiles.Options{})
-	info := waitDone(t, base, create(t, base, `{"pid":4242,"duration":60,"interval_ms":10}`).ID)
+	m, base := start(t, src, profiles.Options{})
+	info := waitDone(t, m, base, create(t, base, `{"pid":4242,"duration":60,"interval_ms":10}`).ID)
 	if info.Status != profiles.StatusFailed || info.Errors != 3 || !strings.Contains(info.Message, "connection refused") {
 		t.Errorf("profile of a failing target: %+v, want failed after 3 errors naming the cause", info)
 	}

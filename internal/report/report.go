@@ -1,13 +1,14 @@
 // Package report renders "the glance": one self-contained HTML page per
 // Spark application attempt with the three synced charts (core time by
 // use, spill per executor, stage timeline), the findings and the stage,
-// executor and SQL tables, plus an index of applications.
+// executor and SQL tables, plus an index of applications, the recurring
+// workloads' pages and the comparison of two runs.
 //
 // The page carries the application's analysis document (the JSON `analyze
-// --json` writes) and draws everything from it in the browser with the
-// embedded uPlot, so a page is one file that needs no network when it is
-// viewed. The live pages of `serve` are the same page told to poll the
-// document's URL.
+// --json` writes) and draws everything from it in the browser with its
+// script, assets/glance.js, and the embedded uPlot (third_party/uplot), so
+// a page is one file that needs no network when it is viewed. The live
+// pages of `serve` are the same page told to poll the document's URL.
 package report
 
 import (

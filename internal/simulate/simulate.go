@@ -5,6 +5,13 @@
 // repartition(1) bottleneck, dynamic allocation, a stage retried after a
 // shuffle fetch failure). It backs `sparkglance
 // simulate`, the `make run` demo and tests that need logs of a chosen size.
+//
+// The generators: Generate and Write produce one application at once (with
+// Config.StreamingBatches also two Structured Streaming queries); Live
+// writes it as Spark does, paced against a Clock and flushed, finishing
+// with the rename of the .inprogress file; WorkloadRuns plans a nightly
+// job's series of runs with known regressions; GenerateFleet writes a
+// History Server bucket of thousands of applications on all cores.
 package simulate
 
 import (

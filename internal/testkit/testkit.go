@@ -1,6 +1,7 @@
 // Package testkit finds the project's shared test data (real Spark event
 // logs, History Server answers) and the external tools some tests need, and
-// holds the small loopback HTTP helpers many packages' tests share.
+// holds the small loopback HTTP helpers many packages' tests share and a
+// buffer that goroutines write to while a test awaits a line (SyncBuffer).
 //
 // The data lives beside the repository, in ../shared, and is never copied
 // into it. When data or a tool is missing, a test is skipped on a developer

@@ -164,13 +164,8 @@ func (r *Result) Ratio(m Measure) (Change, bool) {
 // Evaluate judges run against previous: the workload's runs that started
 // before it, finished or not, oldest first (the unfinished are skipped).
 func Evaluate(run *Summary, previous []Summary, o Options) Result {
-	var done []Summary
-	for i := range previous {
-		if previous[i].Finished {
-			done = append(done, previous[i])
-		}
-	}
-	res := Result{Workload: run.Workload, Run: run.ID(), Previous: len(done), Ratios: []Change{}, Regressed: []Change{}, Explained: []Change{}, Why: []string{}}
+	done, finished := lastFinished(previous, o.runs())
+	res := Result{Workload: run.Workload, Run: run.ID(), Previous: finished, Ratios: []Change{}, Regressed: []Change{}, Explained: []Change{}, Why: []string{}}
 	if len(done) > 0 && done[len(done)-1].Detailed() && run.Detailed() {
 		c := Compare(&done[len(done)-1], run)
 		res.Changes = &c
@@ -178,7 +173,7 @@ func Evaluate(run *Summary, previous []Summary, o Options) Result {
 	b, closest := NewBaseline(done, o.runs())
 	res.Baseline = b
 	if b == nil {
-		res.Why = append(res.Why, fmt.Sprintf("no baseline yet: %d of %d previous finished runs", len(done), MinBaselineRuns))
+		res.Why = append(res.Why, fmt.Sprintf("no baseline yet: %d of %d previous finished runs", finished, MinBaselineRuns))
 		return res
 	}
 	if closest.Detailed() && run.Detailed() {
@@ -214,6 +209,53 @@ func Evaluate(run *Summary, previous []Summary, o Options) Result {
 	}
 	res.Why = res.explain()
 	return res
+}
+
+// lastFinished returns the last n finished runs of previous, oldest first,
+// and how many of previous finished: the baseline needs no older run.
+func lastFinished(previous []Summary, n int) (done []Summary, finished int) {
+	for i := range previous {
+		if previous[i].Finished {
+			finished++
+		}
+	}
+	for i := len(previous) - 1; i >= 0 && len(done) < n; i-- {
+		if previous[i].Finished {
+			done = append(done, previous[i])
+		}
+	}
+	slices.Reverse(done)
+	return done, finished
+}
+
+// DetailsUsed lists the indices of previous whose details (properties,
+// stages) Evaluate reads: the last finished run, for what changed, and the
+// baseline's run closest to the median, for where the time went. A caller
+// that keeps the details elsewhere loads these only.
+func DetailsUsed(previous []Summary, o Options) []int {
+	var done []int // the indices of the last o.runs() finished runs, newest first
+	for i := len(previous) - 1; i >= 0 && len(done) < o.runs(); i-- {
+		if previous[i].Finished {
+			done = append(done, i)
+		}
+	}
+	if len(done) == 0 {
+		return nil
+	}
+	slices.Reverse(done)
+	runs := make([]Summary, len(done))
+	for k, i := range done {
+		runs[k] = previous[i]
+	}
+	out := []int{done[len(done)-1]}
+	if _, closest := NewBaseline(runs, o.runs()); closest != nil {
+		for k := range runs {
+			if &runs[k] == closest && done[k] != out[0] {
+				out = append(out, done[k])
+			}
+		}
+	}
+	return out
 }
 
 // beyond tells whether a measure crossed its threshold.

@@ -3,6 +3,7 @@ package workload
 import (
 	"cmp"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -184,7 +185,8 @@ func Summarize(r *analysis.Report) Summary {
 	s := Summary{
 		Workload: r.Workload, AppID: r.AppID, AttemptID: r.AttemptID, AppName: r.AppName,
 		Start: r.Start, End: r.End, Finished: !r.Live, SparkVersion: r.SparkVersion,
-		Properties: r.Properties,
+		// A copy: the summary outlives the analysis and shares none of it.
+		Properties: maps.Clone(r.Properties),
 	}
 	if s.Properties == nil {
 		s.Properties = map[string]string{}

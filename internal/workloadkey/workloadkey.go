@@ -52,6 +52,7 @@ var placeholders = []struct {
 }{
 	{regexp.MustCompile(`(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`), "<uuid>"},
 	{regexp.MustCompile(`\b(?:app|application|local|spark-application)[-_]\d{6,}(?:[-_]\d+)*\b`), "<appid>"},
+	{regexp.MustCompile(`\bspark-[0-9a-f]{32}\b`), "<appid>"}, // Kubernetes: spark- and a UUID's 32 hex digits
 	{regexp.MustCompile(`\d{4}-\d{2}-\d{2}[T _]\d{2}[:.-]?\d{2}(?:[:.-]?\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?`), "<timestamp>"},
 	{regexp.MustCompile(`\d{4}-\d{2}-\d{2}`), "<date>"},
 	{regexp.MustCompile(`\d{6,}`), "<n>"},

@@ -9,6 +9,7 @@ func TestNormalize(t *testing.T) {
 		"report_2026-12-07 02:00:13.512":                            "report_<timestamp>",
 		"load 3f2b8c1e-1a2b-4c3d-8e9f-0a1b2c3d4e5f":                 "load <uuid>",
 		"retry of app-20200706201101-0003":                          "retry of <appid>",
+		"etl spark-3f2b8c1e1a2b4c3d8e9f0a1b2c3d4e5f":                "etl <appid>",
 		"batch 20261207":                                            "batch <n>",
 		"batch 12345":                                               "batch 12345",
 		"Databricks Shell":                                          "Databricks Shell",

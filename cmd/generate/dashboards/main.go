@@ -1,9 +1,10 @@
-// Command dashboards writes every generated file of the repository — the
-// dashboards' JSON, the Prometheus rule file, and the Kubernetes
-// PrometheusRule and dashboards ConfigMap — from the Go code (`make
-// dashboards`), and pins the image the manifests and the compose file run
-// to the VERSION file's tag. Tests fail when a committed file differs from
-// its output.
+// Command dashboards writes the generated files of the repository other than
+// docs/metrics.md (cmd/generate/metricsdoc's) — the dashboards' JSON, the
+// Prometheus rule file, the Kubernetes PrometheusRule and dashboards
+// ConfigMap, and the Helm chart's copies of the dashboards and the rule file
+// — from the Go code (`make docs`), and pins the image the manifests and the
+// compose file run to the VERSION file's tag. Tests fail when a committed
+// file differs from its output.
 package main
 
 import (

@@ -1,5 +1,6 @@
-// Command metricsdoc writes docs/metrics.md from the metric tables of every
-// collector.
+// Command metricsdoc writes docs/metrics.md (or the file -o names) from the
+// metric schema, internal/metricschema, as cmd/generate/reference renders it
+// (`make docs`).
 package main
 
 import (

@@ -13,13 +13,9 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 
-	"github.com/sparkglance/sparkglance/collectors/eventlog"
-	"github.com/sparkglance/sparkglance/collectors/process"
-	"github.com/sparkglance/sparkglance/collectors/spark"
-	"github.com/sparkglance/sparkglance/collectors/stacks"
+	"github.com/sparkglance/sparkglance/cmd/internal/wiring"
 	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/exporter/exportertest"
-	"github.com/sparkglance/sparkglance/internal/jvm/discovery"
 	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 	"github.com/sparkglance/sparkglance/internal/testkit"
 )
@@ -63,17 +59,9 @@ func fakeSparkUI(t *testing.T) *httptest.Server {
 	return testkit.ServeJSON(t, routes)
 }
 
-// allCollectors registers every collector with its shared services, as
-// the serve command does.
-func allCollectors() *exporter.Catalog {
-	cat := exporter.NewCatalog()
-	claims, jvms := eventlog.NewClaims(), discovery.NewService()
-	eventlog.Register(cat, claims)
-	spark.Register(cat, claims)
-	process.Register(cat, jvms)
-	stacks.Register(cat, jvms)
-	return cat
-}
+// allCollectors is every collector with its shared services: the serve
+// command's own wiring.
+func allCollectors() *exporter.Catalog { return wiring.New().Catalog }
 
 // allCollectorsArgs are the serve flags turning every collector on: the
 // event log of logApp, the fake Spark UI, the process collector's /proc and
@@ -96,8 +84,7 @@ func allCollectorsArgs(t *testing.T) []string {
 }
 
 func TestAllCollectorsInOneExporter(t *testing.T) {
-	// serve with every collector on, wired as cmd/sparkglance/collectors.go
-	// wires them
+	// serve with every collector on, wired as serve wires them
 	exp := exportertest.Start(t, allCollectors(), allCollectorsArgs(t)...)
 
 	var families []*dto.MetricFamily

@@ -1,4 +1,5 @@
 // Package reference renders docs/metrics.md from the metric schema
 // (internal/metricschema). Its tests run every collector in one exporter,
-// so no collector may import it.
+// wired by serve's own wiring (cmd/internal/wiring), so no collector may
+// import it.
 package reference

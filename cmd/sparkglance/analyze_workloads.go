@@ -1,0 +1,315 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/sparkglance/sparkglance/internal/appdoc"
+	"github.com/sparkglance/sparkglance/internal/workload"
+)
+
+// analyze --json gives each run of a workload with several runs among its
+// inputs its workload comparison, as the text output's workload tables and
+// the report index do: the run judged against the runs of its workload that
+// started before it. Those may be read after it (inputs are read in the
+// order given and listed, not in start order), and the set of a workload's
+// runs is only known once every input is read. So the documents wait, each
+// encoded by the worker that read it, in a temporary file with each run's
+// details (properties, stages); memory keeps one small summary per run.
+// Once every input is read the runs are judged in start order and the
+// documents written in input order, each judged run's with its
+// workload_regression finding (when there is one) added to its findings
+// and a "workloadComparison" member added last: the bytes are those of
+// encoding the document with both (TestAnalyzeJSONWorkloadComparison).
+
+// workloadComparison is the "workloadComparison" member of a document.
+type workloadComparison struct {
+	*workload.Result
+	// ChangedSincePrevious is what changed since the previous finished run
+	// of the workload (nil for its first run).
+	ChangedSincePrevious *workloadChanges `json:"changedSincePrevious,omitempty"`
+	// Stages are the stages matched with the baseline's run closest to the
+	// median, the biggest contributors to the wall-time difference first:
+	// where the time went (at most maxComparisonStages).
+	Stages []workload.StageDelta `json:"stages,omitempty"`
+}
+
+// workloadChanges is what changed between two runs.
+type workloadChanges struct {
+	Run             string                    `json:"run"` // the previous run
+	Properties      []workload.PropertyChange `json:"properties"`
+	SparkVersion    string                    `json:"sparkVersionChange,omitempty"`
+	ExecutorChanges []string                  `json:"executorChanges"`
+}
+
+// maxComparisonStages bounds the stages a document's workload comparison
+// lists: `sparkglance compare` lists them all.
+const maxComparisonStages = 10
+
+func newWorkloadComparison(r *workload.Result) workloadComparison {
+	wc := workloadComparison{Result: r}
+	if c := r.Changes; c != nil {
+		wc.ChangedSincePrevious = &workloadChanges{Run: c.Base.ID(), Properties: c.Properties, SparkVersion: c.SparkVersion, ExecutorChanges: c.ExecutorChanges}
+	}
+	if w := r.Where; w != nil {
+		wc.Stages = w.Stages[:min(len(w.Stages), maxComparisonStages)]
+	}
+	return wc
+}
+
+// spooledDoc is what the sink's Prepare makes of one document.
+type spooledDoc struct {
+	elem []byte // encodeElement's bytes
+	// findings is where the document's "findings" array is in elem.
+	findings section
+	summary  workload.Summary
+}
+
+// section is a range of bytes.
+type section struct{ off, n int64 }
+
+func (s section) of(b []byte) []byte { return b[s.off : s.off+s.n] }
+
+// findingsKey precedes the findings array in an element (a member of the
+// document, indented by encodeElement; a string cannot hold a newline).
+const findingsKey = "\n    \"findings\": "
+
+// spoolDoc encodes doc as an element of the array and summarizes its run.
+func spoolDoc(ctx context.Context, doc appdoc.Doc) (spooledDoc, error) {
+	return untilDone(ctx, func() (spooledDoc, error) {
+		elem, err := encodeElement(doc)
+		if err != nil {
+			return spooledDoc{}, err
+		}
+		findings, err := json.MarshalIndent(doc.Findings, "    ", "  ")
+		if err != nil {
+			return spooledDoc{}, err
+		}
+		i := bytes.Index(elem, append([]byte(findingsKey), findings...))
+		if i < 0 {
+			return spooledDoc{}, fmt.Errorf("%s: the document's findings are not where they belong", doc.Log)
+		}
+		return spooledDoc{elem: elem, findings: section{int64(i + len(findingsKey)), int64(len(findings))}, summary: workload.Summarize(&doc.Report)}, nil
+	})
+}
+
+// workloadSpool keeps the documents until every input is read.
+type workloadSpool struct {
+	f       *os.File
+	removed bool // the file is unlinked already
+	size    int64
+	runs    []spooledRun
+}
+
+type spooledRun struct {
+	summary  workload.Summary // without properties and stages
+	elem     section          // in the file
+	findings section          // in elem
+	details  section          // in the file: runDetails
+}
+
+// runDetails are the parts of a summary the spool keeps in its file.
+type runDetails struct {
+	Properties map[string]string       `json:"properties"`
+	Stages     []workload.StageSummary `json:"stages"`
+}
+
+func newWorkloadSpool() (*workloadSpool, error) {
+	f, err := os.CreateTemp("", "sparkglance-analyze-*.json")
+	if err != nil {
+		return nil, fmt.Errorf("a temporary file to hold the documents until every input is read: %w", err)
+	}
+	// Unlinked at once where the system allows it (the file lives on
+	// while open): nothing is left behind however the command ends.
+	removed := os.Remove(f.Name()) == nil
+	return &workloadSpool{f: f, removed: removed}, nil
+}
+
+// add keeps one document.
+func (s *workloadSpool) add(d spooledDoc) error {
+	details, err := json.Marshal(runDetails{Properties: d.summary.Properties, Stages: d.summary.Stages})
+	if err != nil {
+		return err
+	}
+	run := spooledRun{summary: d.summary, findings: d.findings}
+	run.summary.Properties, run.summary.Stages = nil, nil
+	run.elem, err = s.write(d.elem)
+	if err != nil {
+		return err
+	}
+	if run.details, err = s.write(details); err != nil {
+		return err
+	}
+	s.runs = append(s.runs, run)
+	return nil
+}
+
+func (s *workloadSpool) write(b []byte) (section, error) {
+	sec := section{s.size, int64(len(b))}
+	n, err := s.f.Write(b)
+	s.size += int64(n)
+	if err != nil {
+		return sec, fmt.Errorf("holding the documents until every input is read: %w", err)
+	}
+	return sec, nil
+}
+
+func (s *workloadSpool) read(sec section) ([]byte, error) {
+	b := make([]byte, sec.n)
+	if _, err := s.f.ReadAt(b, sec.off); err != nil {
+		return nil, fmt.Errorf("reading back the documents held until every input was read: %w", err)
+	}
+	return b, nil
+}
+
+// load is the run of index i with its details.
+func (s *workloadSpool) load(i int) (workload.Summary, error) {
+	run := s.runs[i]
+	b, err := s.read(run.details)
+	if err != nil {
+		return workload.Summary{}, err
+	}
+	var d runDetails
+	if err := json.Unmarshal(b, &d); err != nil {
+		return workload.Summary{}, err
+	}
+	sum := run.summary
+	sum.Properties, sum.Stages = d.Properties, d.Stages
+	if sum.Properties == nil {
+		sum.Properties = map[string]string{}
+	}
+	if sum.Stages == nil {
+		sum.Stages = []workload.StageSummary{}
+	}
+	return sum, nil
+}
+
+// writeTo judges the runs and writes the documents in the order they were
+// added, then removes the file.
+func (s *workloadSpool) writeTo(out *jsonArrayWriter, o workload.Options) error {
+	err := s.writeJudged(out, o)
+	return errors.Join(err, s.close())
+}
+
+func (s *workloadSpool) writeJudged(out *jsonArrayWriter, o workload.Options) error {
+	sums := make([]workload.Summary, len(s.runs))
+	for i := range s.runs {
+		sums[i] = s.runs[i].summary
+	}
+	// Each result is encoded as soon as it is known and goes to the file
+	// too: a result holds the details of the runs it compared, its
+	// encoding some kilobytes, a thousand runs' tens of megabytes.
+	type spliced struct{ finding, comparison section }
+	splices := make([]*spliced, len(s.runs))
+	_, err := judgeSummaries(sums, o, s.load, func(i int, r *workload.Result) error {
+		sp, err := newComparisonSplice(r)
+		if err != nil {
+			return err
+		}
+		var at spliced
+		if at.finding, err = s.write(sp.finding); err != nil {
+			return err
+		}
+		if at.comparison, err = s.write(sp.comparison); err != nil {
+			return err
+		}
+		splices[i] = &at
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i, run := range s.runs {
+		elem, err := s.read(run.elem)
+		if err != nil {
+			return err
+		}
+		if at := splices[i]; at != nil {
+			var sp comparisonSplice
+			if sp.comparison, err = s.read(at.comparison); err != nil {
+				return err
+			}
+			if at.finding.n > 0 {
+				if sp.finding, err = s.read(at.finding); err != nil {
+					return err
+				}
+			}
+			if elem, err = withComparison(elem, run.findings, &sp); err != nil {
+				return err
+			}
+		}
+		if err := out.add(elem); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// close closes and removes the file.
+func (s *workloadSpool) close() error {
+	err := s.f.Close()
+	if !s.removed {
+		err = errors.Join(err, os.Remove(s.f.Name()))
+	}
+	return err
+}
+
+// comparisonSplice is what a judged run adds to its document, encoded as
+// members of an element: its workload_regression finding (nil when none)
+// and its workload comparison.
+type comparisonSplice struct {
+	finding, comparison []byte
+}
+
+func newComparisonSplice(r *workload.Result) (*comparisonSplice, error) {
+	var sp comparisonSplice
+	if f, ok := r.Finding(); ok {
+		b, err := json.MarshalIndent(f, "      ", "  ")
+		if err != nil {
+			return nil, err
+		}
+		sp.finding = b
+	}
+	b, err := json.MarshalIndent(newWorkloadComparison(r), "    ", "  ")
+	if err != nil {
+		return nil, err
+	}
+	sp.comparison = b
+	return &sp, nil
+}
+
+// withComparison adds the run's workload_regression finding (if any) to the
+// findings of an element and its workload comparison as its last member,
+// as encodeElement would have written them.
+func withComparison(elem []byte, findings section, sp *comparisonSplice) ([]byte, error) {
+	rest := elem[findings.off+findings.n:]
+	const end = "\n  }"
+	if !bytes.HasSuffix(rest, []byte(end)) {
+		return nil, errors.New("a document does not end as an element of the array")
+	}
+	var out bytes.Buffer
+	out.Grow(len(elem) + len(sp.finding) + len(sp.comparison) + 64)
+	out.Write(elem[:findings.off])
+	old := findings.of(elem)
+	if sp.finding != nil {
+		if string(old) == "[]" || string(old) == "null" {
+			out.WriteString("[\n      ")
+		} else {
+			out.Write(bytes.TrimSuffix(old, []byte("\n    ]")))
+			out.WriteString(",\n      ")
+		}
+		out.Write(sp.finding)
+		out.WriteString("\n    ]")
+	} else {
+		out.Write(old)
+	}
+	out.Write(rest[:len(rest)-len(end)])
+	out.WriteString(",\n    \"workloadComparison\": ")
+	out.Write(sp.comparison)
+	out.WriteString(end)
+	return out.Bytes(), nil
+}

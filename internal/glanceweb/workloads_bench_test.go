@@ -1,0 +1,57 @@
+package glanceweb_test
+
+import (
+	"fmt"
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"testing"
+
+	"github.com/sparkglance/sparkglance/internal/glanceweb"
+	"github.com/sparkglance/sparkglance/internal/workload"
+	"github.com/sparkglance/sparkglance/internal/workload/workloadtest"
+)
+
+// BenchmarkWorkloadsAt500 is /workloads and /api/v1/workloads over a
+// history of 500 workloads of 20 runs each (10,000 summaries of real
+// analyses of the generator's series, the history serve keeps after
+// catching up on them): each request judges every run kept. page-kB is
+// the response's size.
+func BenchmarkWorkloadsAt500(b *testing.B) {
+	const workloads, perWorkload = 500, 20
+	var base []workload.Summary
+	for _, rep := range workloadtest.Reports(b, 10)[:10] {
+		base = append(base, workload.Summarize(&rep))
+	}
+	h := workload.NewHistory(workload.HistoryOptions{})
+	for i := range workloads * perWorkload {
+		w, run := i%workloads, i/workloads
+		s := base[run%len(base)]
+		s.Workload = fmt.Sprintf("job %03d", w)
+		s.AppID = fmt.Sprintf("app-%03d-%04d", w, run)
+		s.Start += int64(run) * 24 * 3600 * 1000
+		s.End += int64(run) * 24 * 3600 * 1000
+		s.Properties = maps.Clone(s.Properties)
+		s.Stages = slices.Clone(s.Stages)
+		h.Add(s)
+	}
+	mux := http.NewServeMux()
+	for _, r := range glanceweb.WorkloadRoutes(h, nil) {
+		mux.Handle(r.Pattern, r.Handler)
+	}
+	for _, path := range []string{"/workloads", "/api/v1/workloads"} {
+		b.Run(path, func(b *testing.B) {
+			var size int
+			for b.Loop() {
+				rec := httptest.NewRecorder()
+				mux.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+				if rec.Code != http.StatusOK {
+					b.Fatalf("GET %s: %d", path, rec.Code)
+				}
+				size = rec.Body.Len()
+			}
+			b.ReportMetric(float64(size)/1e3, "page-kB")
+		})
+	}
+}
