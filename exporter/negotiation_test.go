@@ -92,10 +92,10 @@ func TestMetricsFormatNegotiated(t *testing.T) {
 	} {
 		for _, path := range []string{"text path", "registry path"} {
 			t.Run(c.name+"/"+path, func(t *testing.T) {
-				collectors := map[string]exporter.Collector{"answer": answerCollector{}}
+				collectors := map[string]exporter.Collector{"answer": exporter.FromUpdater(answerCollector{})}
 				names := []string{"sparkglance_test_answer"}
 				if path == "text path" {
-					collectors["settled"] = settledCollector{}
+					collectors["settled"] = exporter.FromFamilies(settledCollector{})
 					names = append(names, "sparkglance_test_level", "sparkglance_test_settled_seconds_total")
 				}
 				srv := exportertest.Start(t, exportertest.Catalog(collectors))
