@@ -4,15 +4,17 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/alecthomas/kingpin/v2"
@@ -22,6 +24,7 @@ import (
 	"github.com/sparkglance/sparkglance/internal/appdoc"
 	"github.com/sparkglance/sparkglance/internal/human"
 	"github.com/sparkglance/sparkglance/internal/inorder"
+	"github.com/sparkglance/sparkglance/internal/jsonindent"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
 	"github.com/sparkglance/sparkglance/internal/sparklog/codec"
 	"github.com/sparkglance/sparkglance/internal/workload"
@@ -90,12 +93,18 @@ func (c *analyzeCommand) run(ctx context.Context) error {
 	}
 	out := jsonArrayWriter{w: bufio.NewWriterSize(c.out, 1<<16)}
 	sink := &docSink{
-		// Encoding a long application's document takes seconds, in one
-		// call that cannot look at ctx: an interruption does not wait for it.
 		prepare: func(doc appdoc.Doc) (any, error) {
-			return untilDone(ctx, func() (any, error) { return encodeElement(doc) })
+			if bigDoc(&doc) {
+				return doc, nil // written as it is encoded, when its turn comes
+			}
+			return encodeElement(ctx, doc)
 		},
-		emit: func(elem any) error { return out.add(elem.([]byte)) },
+		emit: func(elem any) error {
+			if doc, ok := elem.(appdoc.Doc); ok {
+				return out.stream(ctx, &doc)
+			}
+			return out.add(elem.([]byte))
+		},
 	}
 	_, status, err := c.readAll(ctx, "analyze", sink)
 	if err != nil {
@@ -121,15 +130,30 @@ type docSink struct {
 // encoded by the worker that read it (encodeElement, indented as an element
 // of the array) and written as soon as the documents before it are: the
 // bytes are those of encoding the whole array with an indent of two spaces,
-// and no document is held longer than that.
-func encodeElement(doc appdoc.Doc) ([]byte, error) {
+// and no document is held longer than that. A big document (a million
+// executors make 1.5 GB of JSON) is not held encoded: it is written as it
+// is encoded, once the documents before it are out.
+func encodeElement(ctx context.Context, doc appdoc.Doc) ([]byte, error) {
 	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("  ", "  ")
-	if err := enc.Encode(doc); err != nil {
+	if err := jsonindent.Write(ctx, &b, doc, elemPrefix, elemIndent); err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	return b.Bytes(), nil
+}
+
+// The indentation of an element of the output array.
+const elemPrefix, elemIndent = "  ", "  "
+
+// bigDocRows is how many rows (intervals, executors, executors of each
+// stage) make a document big enough to write as it is encoded.
+const bigDocRows = 100_000
+
+func bigDoc(doc *appdoc.Doc) bool {
+	rows := len(doc.Intervals) + len(doc.Executors)
+	for i := range doc.Stages {
+		rows += len(doc.Stages[i].ExecutorSummary)
+	}
+	return rows >= bigDocRows
 }
 
 // jsonArrayWriter writes the elements encodeElement made as one array.
@@ -147,6 +171,14 @@ func (a *jsonArrayWriter) add(elem []byte) error {
 	a.w.WriteString(sep)
 	_, err := a.w.Write(elem)
 	return err
+}
+
+// stream writes doc as the next element, encoding it as it goes.
+func (a *jsonArrayWriter) stream(ctx context.Context, doc *appdoc.Doc) error {
+	if err := a.add(nil); err != nil {
+		return err
+	}
+	return jsonindent.Write(ctx, a.w, doc, elemPrefix, elemIndent)
 }
 
 func (a *jsonArrayWriter) close() error {
@@ -226,7 +258,7 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *docS
 	}
 
 	if len(logs) == 1 {
-		limitReadMemory(logs[0])
+		defer limitReadMemory(logs[0])()
 	}
 
 	// Logs are read on a pool of workers, but their results are taken in
@@ -301,7 +333,11 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *docS
 		if sink != nil {
 			bar.clear() // stdout may be the terminal the bar is drawn on
 			if err := sink.emit(r.prepared); err != nil {
-				writeErr = err
+				if ctx.Err() != nil { // a big document is encoded as it is written: the same interruption
+					interrupted = fmt.Errorf("interrupted while reading %s; %s read before written", l.Path, human.Plural(apps, "application"))
+				} else {
+					writeErr = err
+				}
 				return false
 			}
 		} else {
@@ -490,14 +526,21 @@ func writeTextResult(w io.Writer, r appdoc.Doc) error {
 // memory limit of readBudget, plus the window when it is big, keeps the peak
 // near what reading really needs, for a few per cent more collector CPU.
 // A limit set by GOMEMLIMIT is left alone.
+//
+// The analysis of one application can itself keep far more live: a
+// million executors make gigabytes of summaries. A limit below the live
+// heap has the collector run back to back (half the CPU, by its own cap),
+// so the limit follows the live heap (followLiveHeap): never below the
+// budget, and half as much again as the heap kept live, so that the
+// collector's work stays in proportion to what is allocated.
 const (
 	readBudget = 32 << 20
 	bigWindow  = 16 << 20
 )
 
-func limitReadMemory(l sparklog.Log) {
+func limitReadMemory(l sparklog.Log) (stop func()) {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
-		return
+		return func() {}
 	}
 	var window int64
 	for _, f := range l.Files {
@@ -510,6 +553,48 @@ func limitReadMemory(l sparklog.Log) {
 		window = 0
 	}
 	debug.SetMemoryLimit(readBudget + window)
+	return followLiveHeap(readBudget + window)
+}
+
+// followLiveHeap sets the soft memory limit after each collection to
+// memoryLimitFor(base, the heap it left live), until stop is called.
+// (A finalizer runs once per collection that finds its object
+// unreachable: each run arms the next.)
+func followLiveHeap(base int64) (stop func()) {
+	var mu sync.Mutex
+	stopped := false
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	var arm func()
+	arm = func() {
+		runtime.SetFinalizer(new(gcTick), func(*gcTick) {
+			mu.Lock()
+			defer mu.Unlock()
+			if stopped {
+				return
+			}
+			metrics.Read(sample)
+			if sample[0].Value.Kind() == metrics.KindUint64 {
+				debug.SetMemoryLimit(memoryLimitFor(base, int64(sample[0].Value.Uint64())))
+			}
+			arm()
+		})
+	}
+	arm()
+	return func() {
+		mu.Lock()
+		stopped = true
+		mu.Unlock()
+	}
+}
+
+// gcTick is the object whose finalizer marks a collection (big enough not
+// to be a tiny allocation, whose finalizer may never run).
+type gcTick struct{ _ [16]byte }
+
+// memoryLimitFor is the soft limit with live bytes kept live: the read
+// budget, or half as much again as the live heap when that is more.
+func memoryLimitFor(base, live int64) int64 {
+	return max(base, live+live/2)
 }
 
 // zstdWindowOf reads the window the first frame of a zstd file declares; 0
