@@ -84,7 +84,7 @@ type lifetime struct {
 
 // timeline is where task values are spread: fixed-width or stage borders.
 type timeline interface {
-	spread(launch, finish int64, c *contrib)
+	spread(launch, finish int64, c contrib) // by value: a pointer through the interface put each task's on the heap
 	taskStarted(stage int, launch int64)
 	taskEnded(stage int, launch, finish int64)
 	intervals(from, to int64) []span

@@ -120,7 +120,7 @@ func (a *App) spreadTask(e *sparklog.TaskEnd, exec int32) {
 	a.addExecutorTask(c.exec, &sums)
 	a.totals.add(&c)
 	a.timeline.taskEnded(e.StageID, launch, finish)
-	a.timeline.spread(launch, finish, &c)
+	a.timeline.spread(launch, finish, c)
 }
 
 // Totals are the sums over all spread tasks (for checks and summaries).

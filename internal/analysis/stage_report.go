@@ -113,6 +113,7 @@ func (st *stage) report(execIDs []string) Stage {
 	if q, ok := st.durations.summary(); ok {
 		s.TaskDurations = &q
 	}
+	quantiles := make([]Quantiles, st.execs.len()) // one allocation, not one per executor
 	for i := range int32(st.execs.len()) {
 		es := st.execs.at(i)
 		em := &es.m
@@ -125,7 +126,8 @@ func (st *stage) report(execIDs []string) Stage {
 			ExecutorCPUTime: em.cpuTime,
 		}
 		if q, ok := es.durations.summary(); ok {
-			e.TaskDurations = &q
+			quantiles[i] = q
+			e.TaskDurations = &quantiles[i]
 		}
 		s.ExecutorSummary[execIDs[es.exec]] = e
 	}
