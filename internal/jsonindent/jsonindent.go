@@ -288,6 +288,14 @@ func (e *encoder) float(f float64, bits int) {
 		e.fail(&json.UnsupportedValueError{Value: reflect.ValueOf(f), Str: strconv.FormatFloat(f, 'g', -1, bits)})
 	}
 	abs := math.Abs(f)
+	if bits == 64 && abs < 1e15 && f == math.Trunc(f) && (f != 0 || !math.Signbit(f)) {
+		// A whole float64 below 2⁵³: its digits are the shortest form
+		// (byte counts, task counts; much of a big document), without the
+		// float search. (Not a float32's: 1e14 is 100000000376832 as a
+		// float32, written 1e14's way.)
+		e.b = strconv.AppendInt(e.b, int64(f), 10)
+		return
+	}
 	format := byte('f')
 	if abs != 0 {
 		if bits == 64 && (abs < 1e-6 || abs >= 1e21) || bits == 32 && (float32(abs) < 1e-6 || float32(abs) >= 1e21) {
@@ -495,31 +503,34 @@ func mapEncoder(t reflect.Type) encodeFunc {
 		if e.depth > maxDepth {
 			e.fallback(v)
 		}
-		keys := make([]string, 0, n)
+		// Keys sorted with their value's place beside them: sorting
+		// places by keys looked up elsewhere missed the cache at every
+		// comparison of a million keys.
+		type entry struct {
+			key string
+			at  int
+		}
+		entries := make([]entry, 0, n)
 		vals := reflect.MakeSlice(reflect.SliceOf(elem), n, n)
 		key := reflect.New(kt).Elem()
 		it := v.MapRange()
 		for i := 0; it.Next(); i++ {
 			key.SetIterKey(it)
-			keys = append(keys, keyString(key))
+			entries = append(entries, entry{keyString(key), i})
 			vals.Index(i).SetIterValue(it)
 		}
-		order := make([]int32, len(keys))
-		for i := range order {
-			order[i] = int32(i)
-		}
-		slices.SortFunc(order, func(a, b int32) int { return strings.Compare(keys[a], keys[b]) })
+		slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.key, b.key) })
 		enc := encoderOf(elem)
 		e.b = append(e.b, '{')
 		e.depth++
-		for i, j := range order {
+		for i, en := range entries {
 			if i > 0 {
 				e.b = append(e.b, ',')
 			}
 			e.newline()
-			e.string(keys[j])
+			e.string(en.key)
 			e.b = append(e.b, ':', ' ')
-			enc(e, vals.Index(int(j)))
+			enc(e, vals.Index(en.at))
 			e.element()
 		}
 		e.depth--

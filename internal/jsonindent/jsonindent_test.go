@@ -147,12 +147,27 @@ func TestSameAsEncodingJSON(t *testing.T) {
 			A int `json:"a,omitempty"`
 		}{},
 		"<script>&\u2028\u2029\x01\"\\" + string([]byte{0xff, 'a'}),
-		[]float64{0, math.Copysign(0, -1), 1e-6, 9.99e-7, 1e20, 1e21, 123.456, math.MaxFloat64, math.SmallestNonzeroFloat64},
-		[]float32{1e-6, 9.99e-7, 1e20, 1e21, 0.1},
+		[]float64{0, math.Copysign(0, -1), 1, -1, 1048576, 999999999999999, 1e15, -1e15, 4503599627370497, 1e-6, 9.99e-7, 1e20, 1e21, 123.456, math.MaxFloat64, math.SmallestNonzeroFloat64},
+		[]float32{1e-6, 9.99e-7, 1e20, 1e21, 0.1, 1e14, 123456789, 16777217},
 		map[string]any{"deep": []any{[]any{[]any{}}}},
 	} {
 		same(t, v, "  ", "  ")
 	}
+}
+
+// Floats of every magnitude, whole and not, as float64 and float32.
+func TestFloatsAsEncodingJSON(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	f64 := make([]float64, 0, 20_000)
+	f32 := make([]float32, 0, 20_000)
+	for range 10_000 {
+		x := (rng.Float64() - 0.5) * math.Pow(10, rng.Float64()*50-25)
+		w := math.Trunc((rng.Float64() - 0.5) * math.Pow(10, rng.Float64()*22)) // whole, up to 1e21
+		f64 = append(f64, x, w)
+		f32 = append(f32, float32(x), float32(w))
+	}
+	same(t, f64, "", " ")
+	same(t, f32, "", " ")
 }
 
 func TestErrorsAsEncodingJSON(t *testing.T) {
