@@ -60,7 +60,7 @@ func TestMemoryLimitFollowsLiveHeap(t *testing.T) {
 	old := debug.SetMemoryLimit(-1)
 	t.Cleanup(func() { debug.SetMemoryLimit(old) })
 	debug.SetMemoryLimit(readBudget)
-	stop := followLiveHeap(readBudget)
+	stop := followLiveHeap(readBudget, 0)
 	live := make([]int64, 6*readBudget/8) // 6 × the budget, kept live below
 	want := int64(9 * readBudget)         // 1.5 × that
 	got := debug.SetMemoryLimit(-1)
@@ -82,7 +82,15 @@ func TestMemoryLimitFollowsLiveHeap(t *testing.T) {
 	if got := debug.SetMemoryLimit(-1); got != readBudget {
 		t.Errorf("limit %d MiB after stop, want it left at %d MiB", got>>20, readBudget>>20)
 	}
-	if got := memoryLimitFor(readBudget, 10<<20); got != readBudget {
+	if got := memoryLimitFor(readBudget, 0, 10<<20); got != readBudget {
 		t.Errorf("limit %d MiB for a small heap, want the budget", got>>20)
+	}
+	// nds_q88's 128 MiB window is live but does not grow: not counted
+	// half again.
+	if got := memoryLimitFor(readBudget, 128<<20, 148<<20); got != readBudget+128<<20 {
+		t.Errorf("limit %d MiB with a 128 MiB window and 20 MiB more live, want %d MiB", got>>20, (readBudget+128<<20)>>20)
+	}
+	if got := memoryLimitFor(readBudget, 128<<20, 228<<20); got != 128<<20+150<<20 {
+		t.Errorf("limit %d MiB with a 128 MiB window and 100 MiB more live, want %d MiB", got>>20, (128<<20+150<<20)>>20)
 	}
 }
