@@ -4,14 +4,16 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
 	"os"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/alecthomas/kingpin/v2"
@@ -20,6 +22,7 @@ import (
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/appdoc"
 	"github.com/sparkglance/sparkglance/internal/human"
+	"github.com/sparkglance/sparkglance/internal/jsonindent"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
 	"github.com/sparkglance/sparkglance/internal/sparklog/codec"
 	"github.com/sparkglance/sparkglance/internal/workload"
@@ -91,25 +94,50 @@ func (c *analyzeCommand) run(ctx context.Context) error {
 		return status
 	}
 	out := jsonArrayWriter{w: bufio.NewWriterSize(c.out, 1<<16)}
-	// The documents wait in a spool for their workload comparison
-	// (analyze_workloads.go).
-	spool, err := newWorkloadSpool()
-	if err != nil {
-		return err
-	}
+	// One log's document is written as soon as it is read (a big one as it
+	// is encoded). With more, the documents wait in a spool for their
+	// workload comparison (analyze_workloads.go): a run's needs the runs of
+	// its workload that started before it, which any input may hold.
+	var spool *workloadSpool
 	sink := &appdoc.Sink{
-		// Encoding a long application's document takes seconds, in one
-		// call that cannot look at ctx: an interruption does not wait for it.
-		Prepare: func(doc appdoc.Doc) (any, error) { return spoolDoc(ctx, doc) },
-		Emit:    func(d any) error { return spool.add(d.(spooledDoc)) },
+		Start: func(logs int) (err error) {
+			if logs > 1 {
+				spool, err = newWorkloadSpool()
+			}
+			return err
+		},
+		Prepare: func(doc appdoc.Doc) (any, error) {
+			switch {
+			case spool != nil:
+				// Encoding a long application's document takes seconds, in one
+				// call that cannot look at ctx: an interruption does not wait for it.
+				return spoolDoc(ctx, doc)
+			case bigDoc(&doc):
+				return doc, nil // written as it is encoded, when its turn comes
+			}
+			return encodeElement(ctx, doc)
+		},
+		Emit: func(elem any) error {
+			switch elem := elem.(type) {
+			case spooledDoc:
+				return spool.add(elem)
+			case appdoc.Doc:
+				return out.stream(ctx, &elem)
+			}
+			return out.add(elem.([]byte))
+		},
 	}
 	_, status, err := c.readAll(ctx, "analyze", sink)
 	if err != nil {
-		spool.close()
+		if spool != nil {
+			spool.close()
+		}
 		return err
 	}
-	if err := spool.writeTo(&out, workload.Options{BaselineRuns: c.workload.BaselineRuns, Thresholds: c.cfg.Thresholds}); err != nil {
-		return err
+	if spool != nil {
+		if err := spool.writeTo(&out, workload.Options{BaselineRuns: c.workload.BaselineRuns, Thresholds: c.cfg.Thresholds}); err != nil {
+			return err
+		}
 	}
 	if err := out.close(); err != nil {
 		return err
@@ -120,19 +148,34 @@ func (c *analyzeCommand) run(ctx context.Context) error {
 // The JSON output is one array of every application's document. Encoding
 // it is a large part of the work for many small logs, so each document is
 // encoded by the worker that read it (encodeElement, indented as an element
-// of the array) and held, encoded, in a temporary file until every input is
-// read (a run's workload comparison needs the runs of its workload that
-// started before it, analyze_workloads.go): the bytes are those of encoding
-// the whole array with an indent of two spaces, and no document is held in
-// memory.
-func encodeElement(doc appdoc.Doc) ([]byte, error) {
+// of the array). With one log it is written as soon as it is read; with
+// more, it is held, encoded, in a temporary file until every input is read
+// (a run's workload comparison needs the runs of its workload that started
+// before it, analyze_workloads.go). The bytes are those of encoding the
+// whole array with an indent of two spaces. A big document (a million
+// executors make 1.5 GB of JSON) of a single log is not held encoded: it
+// is written as it is encoded.
+func encodeElement(ctx context.Context, doc appdoc.Doc) ([]byte, error) {
 	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("  ", "  ")
-	if err := enc.Encode(doc); err != nil {
+	if err := jsonindent.Write(ctx, &b, doc, elemPrefix, elemIndent); err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	return b.Bytes(), nil
+}
+
+// The indentation of an element of the output array.
+const elemPrefix, elemIndent = "  ", "  "
+
+// bigDocRows is how many rows (intervals, executors, executors of each
+// stage) make a document big enough to write as it is encoded.
+const bigDocRows = 100_000
+
+func bigDoc(doc *appdoc.Doc) bool {
+	rows := len(doc.Intervals) + len(doc.Executors)
+	for i := range doc.Stages {
+		rows += len(doc.Stages[i].ExecutorSummary)
+	}
+	return rows >= bigDocRows
 }
 
 // jsonArrayWriter writes the elements encodeElement made as one array.
@@ -150,6 +193,14 @@ func (a *jsonArrayWriter) add(elem []byte) error {
 	a.w.WriteString(sep)
 	_, err := a.w.Write(elem)
 	return err
+}
+
+// stream writes doc as the next element, encoding it as it goes.
+func (a *jsonArrayWriter) stream(ctx context.Context, doc *appdoc.Doc) error {
+	if err := a.add(nil); err != nil {
+		return err
+	}
+	return jsonindent.Write(ctx, a.w, doc, elemPrefix, elemIndent)
 }
 
 func (a *jsonArrayWriter) close() error {
@@ -187,13 +238,15 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *appd
 		}
 		paths[i] = local
 	}
+	stopLimit := func() {}
+	defer func() { stopLimit() }()
 	sum, err := appdoc.ReadAll(ctx, paths, appdoc.Options{
 		Analysis: cfg,
 		Parallel: parallel,
 		Sink:     sink,
 		Listed: func(logs []sparklog.Log) appdoc.Progress {
 			if len(logs) == 1 {
-				limitReadMemory(logs[0])
+				stopLimit = limitReadMemory(logs[0])
 			}
 			if bar := newProgressBar(c.errOut, logs); bar != nil {
 				return bar
@@ -322,14 +375,23 @@ func writeTextResult(w io.Writer, r appdoc.Doc) error {
 // memory limit of readBudget, plus the window when it is big, keeps the peak
 // near what reading really needs, for a few per cent more collector CPU.
 // A limit set by GOMEMLIMIT is left alone.
+//
+// The analysis of one application can itself keep far more live: a
+// million executors make gigabytes of summaries. A limit below the live
+// heap has the collector run back to back (half the CPU, by its own cap),
+// so the limit follows the live heap (followLiveHeap): never below the
+// budget (plus the window), and the window plus half as much again as the
+// rest of the heap kept live, so that the collector's work stays in
+// proportion to what is allocated. (The window is live heap that does not
+// grow: counting it half again too put nds_q88 at 212 MB instead of 184.)
 const (
 	readBudget = 32 << 20
 	bigWindow  = 16 << 20
 )
 
-func limitReadMemory(l sparklog.Log) {
+func limitReadMemory(l sparklog.Log) (stop func()) {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
-		return
+		return func() {}
 	}
 	var window int64
 	for _, f := range l.Files {
@@ -342,6 +404,50 @@ func limitReadMemory(l sparklog.Log) {
 		window = 0
 	}
 	debug.SetMemoryLimit(readBudget + window)
+	return followLiveHeap(readBudget, window)
+}
+
+// followLiveHeap sets the soft memory limit after each collection to
+// memoryLimitFor(budget, window, the heap it left live), until stop is
+// called. (A finalizer runs once per collection that finds its object
+// unreachable: each run arms the next.)
+func followLiveHeap(budget, window int64) (stop func()) {
+	var mu sync.Mutex
+	stopped := false
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	var arm func()
+	arm = func() {
+		runtime.SetFinalizer(new(gcTick), func(*gcTick) {
+			mu.Lock()
+			defer mu.Unlock()
+			if stopped {
+				return
+			}
+			metrics.Read(sample)
+			if sample[0].Value.Kind() == metrics.KindUint64 {
+				debug.SetMemoryLimit(memoryLimitFor(budget, window, int64(sample[0].Value.Uint64())))
+			}
+			arm()
+		})
+	}
+	arm()
+	return func() {
+		mu.Lock()
+		stopped = true
+		mu.Unlock()
+	}
+}
+
+// gcTick is the object whose finalizer marks a collection (big enough not
+// to be a tiny allocation, whose finalizer may never run).
+type gcTick struct{ _ [16]byte }
+
+// memoryLimitFor is the soft limit with live bytes kept live, window of
+// them the zstd decoder's: the budget, or half as much again as the rest
+// when that is more, plus the window.
+func memoryLimitFor(budget, window, live int64) int64 {
+	rest := max(live-window, 0)
+	return window + max(budget, rest+rest/2)
 }
 
 // zstdWindowOf reads the window the first frame of a zstd file declares; 0

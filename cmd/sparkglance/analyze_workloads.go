@@ -81,7 +81,7 @@ const findingsKey = "\n    \"findings\": "
 // spoolDoc encodes doc as an element of the array and summarizes its run.
 func spoolDoc(ctx context.Context, doc appdoc.Doc) (spooledDoc, error) {
 	return untilDone(ctx, func() (spooledDoc, error) {
-		elem, err := encodeElement(doc)
+		elem, err := encodeElement(ctx, doc)
 		if err != nil {
 			return spooledDoc{}, err
 		}

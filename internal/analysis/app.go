@@ -27,14 +27,16 @@ type App struct {
 	cpusPerTask int
 	rpCPUs      map[int]int // resource profile → task CPUs
 
-	execs     map[string]*executor // the current incarnation per id, as Spark's store keeps it
-	execIndex map[string]int32     // stable small index per executor id (spill cells)
-	execIDs   []string
-	execSums  []*TaskSums // spread tasks' sums by execIdx; nil for an executor without one
+	// Executors are kept by a dense index per executor id (execIdx): one
+	// map from the id, then slices. (A map per concern keyed by the id
+	// string made most of the heap a million executors left the collector
+	// to scan, and several lookups per task.)
+	execIndex execIndex         // executor id → its index
+	execIDs   []string          // by index
+	slots     chunked[execSlot] // by index
 	lifetimes []lifetime
-	openLife  map[string]int // executor id → index of its open lifetime
-	openCores int            // Σ cores of the open lifetimes, kept as they open and close
-	driverAdd bool           // an ExecutorAdded for "driver" was seen (local mode, Spark 2.4+)
+	openCores int  // Σ cores of the open lifetimes, kept as they open and close
+	driverAdd bool // an ExecutorAdded for "driver" was seen (local mode, Spark 2.4+)
 
 	stages   map[stageKey]*stage
 	attempts map[int][]int // stage id → its attempt ids in stages
@@ -82,7 +84,7 @@ type lifetime struct {
 
 // timeline is where task values are spread: fixed-width or stage borders.
 type timeline interface {
-	spread(launch, finish int64, c *contrib)
+	spread(launch, finish int64, c contrib) // by value: a pointer through the interface put each task's on the heap
 	taskStarted(stage int, launch int64)
 	taskEnded(stage int, launch, finish int64)
 	intervals(from, to int64) []span
@@ -109,9 +111,6 @@ func New(cfg Config) *App {
 		cfg:         cfg,
 		cpusPerTask: 1,
 		rpCPUs:      map[int]int{},
-		execs:       map[string]*executor{},
-		execIndex:   map[string]int32{},
-		openLife:    map[string]int{},
 		stages:      map[stageKey]*stage{},
 		attempts:    map[int][]int{},
 		jobs:        map[int][]int{},
@@ -232,7 +231,7 @@ func (a *App) AddAt(pos sparklog.Position, ev sparklog.Event) {
 		a.taskEnd(e, placeable)
 		a.sql.Add(e)
 	case *sparklog.StageExecutorMetrics:
-		if ex := a.execs[e.ExecutorID]; ex != nil {
+		if ex := a.executor(e.ExecutorID); ex != nil {
 			ex.notePeaks(e.Metrics)
 		}
 	case *sparklog.SQLExecutionStart:
@@ -280,13 +279,14 @@ func localCores(master string) (n int, ok bool) {
 	return 0, false
 }
 
+// execIdx is the executor id's index, given on first sight.
 func (a *App) execIdx(id string) int32 {
-	if i, ok := a.execIndex[id]; ok {
+	if i, ok := a.execIndex.lookup(id); ok {
 		return i
 	}
-	i := int32(len(a.execIDs))
-	a.execIndex[id] = i
+	i := a.slots.add(execSlot{openLife: -1})
 	a.execIDs = append(a.execIDs, id)
+	a.execIndex.add(id, i, len(a.execIDs))
 	return i
 }
 

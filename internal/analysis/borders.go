@@ -134,21 +134,21 @@ func (t *borderTimeline) segEnd(i int) int64 {
 	return t.borders[i]
 }
 
-func (t *borderTimeline) spread(launch, finish int64, c *contrib) {
-	t.tasks = append(t.tasks, placedTask{launch, finish, *c})
+func (t *borderTimeline) spread(launch, finish int64, c contrib) {
+	t.tasks = append(t.tasks, placedTask{launch, finish, c})
 	i, found := slices.BinarySearch(t.borders, launch)
 	if found {
 		i++ // launch == borders[i] opens segment i+1
 	}
 	if finish == launch {
-		t.put(i, launch, launch, c, 1)
+		t.put(i, launch, launch, &c, 1)
 		return
 	}
 	d := float64(finish - launch)
 	for ; i < len(t.segs) && t.segStart(i) < finish; i++ {
 		lo, hi := max(launch, t.segStart(i)), min(finish, t.segEnd(i))
 		if hi > lo {
-			t.put(i, lo, hi, c, float64(hi-lo)/d)
+			t.put(i, lo, hi, &c, float64(hi-lo)/d)
 		}
 	}
 }

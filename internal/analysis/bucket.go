@@ -101,7 +101,7 @@ func (b *bucket) empty() bool {
 }
 
 // spreadTask turns a task end into its contribution and spreads it.
-func (a *App) spreadTask(e *sparklog.TaskEnd) {
+func (a *App) spreadTask(e *sparklog.TaskEnd, exec int32) {
 	launch, finish := e.Task.LaunchTime, e.Task.FinishTime
 	if finish < launch { // unfinished or clock trouble: treat as instantaneous
 		finish = launch
@@ -115,12 +115,12 @@ func (a *App) spreadTask(e *sparklog.TaskEnd) {
 		gc: sums.Time[TaskTimeGC], task: sums.Time[TaskTimeRun],
 		memSpill: sums.MemorySpill, diskSpill: sums.DiskSpill,
 		stage: int32(e.StageID),
-		exec:  a.execIdx(e.Task.ExecutorID),
+		exec:  exec,
 	}
 	a.addExecutorTask(c.exec, &sums)
 	a.totals.add(&c)
 	a.timeline.taskEnded(e.StageID, launch, finish)
-	a.timeline.spread(launch, finish, &c)
+	a.timeline.spread(launch, finish, c)
 }
 
 // Totals are the sums over all spread tasks (for checks and summaries).

@@ -142,44 +142,73 @@ func (a *App) energy(r *Report) *Energy {
 func (a *App) executorEnergy(r *Report, m EnergyModel) []ExecutorEnergy {
 	// Summed in integer nanoseconds: a.stages is a map, and a float sum in
 	// its random order would change the last digits from run to run. One
-	// entry per executor, found by one lookup (a million executors made
-	// five each in three maps).
+	// entry per executor, by its index; ids never indexed (the local
+	// driver's lifetime) after them.
 	type sums struct {
 		cpuNs    int64
 		coreSecs float64
+		used     bool
 	}
-	at := make(map[string]int, len(a.execs))
-	var per []sums
-	ids := make([]string, 0, len(a.execs))
+	per := make([]sums, len(a.execIDs))
+	var extra map[string]int // id not indexed → its entry in per
 	get := func(id string) *sums {
-		i, ok := at[id]
-		if !ok {
-			i = len(per)
-			at[id] = i
-			per = append(per, sums{})
-			ids = append(ids, id)
+		i, ok := a.execIndex.lookup(id)
+		if ok {
+			return &per[i]
 		}
-		return &per[i]
+		j, ok := extra[id]
+		if !ok {
+			if extra == nil {
+				extra = map[string]int{}
+			}
+			j = len(per)
+			extra[id] = j
+			per = append(per, sums{})
+		}
+		return &per[j]
 	}
 	for _, st := range a.stages {
 		if !st.known {
 			continue
 		}
-		for id, es := range st.execs {
-			get(id).cpuNs += es.m.cpuTime
+		for i := range int32(st.execs.len()) {
+			es := st.execs.at(i)
+			s := &per[es.exec]
+			s.cpuNs += es.m.cpuTime
+			s.used = true
 		}
 	}
 	if a.cfg.CPUs <= 0 { // with --cpus the cores belong to no executor
 		for _, l := range a.coreLives(r.Start, r.End) {
 			if l.to > l.from && l.cores > 0 {
-				get(l.exec).coreSecs += float64(l.cores) * float64(l.to-l.from) / 1e3
+				s := get(l.exec)
+				s.coreSecs += float64(l.cores) * float64(l.to-l.from) / 1e3
+				s.used = true
 			}
 		}
 	}
-	sortByExecID(ids, func(id *string) string { return *id })
+	type entry struct {
+		id string
+		at int
+	}
+	var ids []entry
+	for i := range per {
+		if !per[i].used {
+			continue
+		}
+		if i < len(a.execIDs) {
+			ids = append(ids, entry{a.execIDs[i], i})
+		}
+	}
+	for id, j := range extra {
+		if per[j].used {
+			ids = append(ids, entry{id, j})
+		}
+	}
+	sortByExecID(ids, func(e *entry) string { return e.id })
 	out := make([]ExecutorEnergy, 0, len(ids))
-	for _, id := range ids {
-		s := per[at[id]]
+	for _, e := range ids {
+		id, s := e.id, per[e.at]
 		cpu := float64(s.cpuNs) / 1e9
 		x := ExecutorEnergy{ExecutorID: id, CPUSeconds: cpu, IdleCoreSeconds: max(s.coreSecs-cpu, 0)}
 		x.ActiveJoules = x.CPUSeconds * m.CoreWatts

@@ -27,16 +27,42 @@ type executor struct {
 	peakGCKnown bool
 }
 
-// getOrCreateExecutor follows Spark: a removed executor that comes back is
-// a fresh entry that replaces the old one.
-func (a *App) getOrCreateExecutor(id string, t int64) *executor {
-	if ex := a.execs[id]; ex != nil && ex.live {
+// execSlot is what is kept per executor id, at the id's index.
+type execSlot struct {
+	ex       executor // the current incarnation, as Spark's store keeps it, once known
+	known    bool     // ex is set: the id was added (ExecutorAdded, BlockManagerAdded)
+	hasSums  bool     // sums holds a spread task
+	openLife int32    // index of the id's open lifetime in lifetimes; -1 when none
+	sums     TaskSums // spread tasks' sums, across re-registrations (never backwards)
+}
+
+// executor is the current incarnation of the executor id; nil when the id
+// was never added. The pointer is valid until the next new id.
+func (a *App) executor(id string) *executor {
+	if i, ok := a.execIndex.lookup(id); ok && a.slots.at(i).known {
+		return &a.slots.at(i).ex
+	}
+	return nil
+}
+
+// liveExecutor is the executor id while Spark still counts its tasks.
+func (a *App) liveExecutor(id string) *executor {
+	if ex := a.executor(id); ex != nil && ex.live {
 		return ex
 	}
-	ex := &executor{id: id, addTime: t, live: true, isActive: true}
-	a.execs[id] = ex
-	a.execIdx(id)
-	return ex
+	return nil
+}
+
+// getOrCreateExecutor follows Spark: a removed executor that comes back is
+// a fresh entry that replaces the old one. The pointer is valid until the
+// next new id.
+func (a *App) getOrCreateExecutor(id string, t int64) *executor {
+	s := a.slots.at(a.execIdx(id))
+	if s.known && s.ex.live {
+		return &s.ex
+	}
+	s.ex, s.known = executor{id: id, addTime: t, live: true, isActive: true}, true
+	return &s.ex
 }
 
 func (a *App) executorAdded(e *sparklog.ExecutorAdded) {
@@ -59,27 +85,33 @@ func (a *App) executorAdded(e *sparklog.ExecutorAdded) {
 	if e.ExecutorID == "driver" {
 		a.driverAdd = true
 	}
-	if i, ok := a.openLife[e.ExecutorID]; ok { // re-registration: close the old life
-		a.closeLife(i, e.Timestamp)
+	s := a.slots.at(a.execIdx(e.ExecutorID))
+	if s.openLife >= 0 { // re-registration: close the old life
+		a.closeLife(s.openLife, e.Timestamp)
 	}
-	a.openLife[e.ExecutorID] = len(a.lifetimes)
+	s.openLife = int32(len(a.lifetimes))
 	a.openCores += cores
 	a.lifetimes = append(a.lifetimes, lifetime{exec: e.ExecutorID, host: e.Host, cores: cores, from: e.Timestamp, open: true})
 }
 
 func (a *App) executorRemoved(e *sparklog.ExecutorRemoved) {
-	if ex := a.execs[e.ExecutorID]; ex != nil && ex.live {
-		ex.live, ex.isActive = false, false
-		ex.removeTime, ex.removeReason = e.Timestamp, e.Reason
+	i, ok := a.execIndex.lookup(e.ExecutorID)
+	if !ok {
+		return
 	}
-	if i, ok := a.openLife[e.ExecutorID]; ok {
-		a.closeLife(i, e.Timestamp)
-		delete(a.openLife, e.ExecutorID)
+	s := a.slots.at(i)
+	if s.known && s.ex.live {
+		s.ex.live, s.ex.isActive = false, false
+		s.ex.removeTime, s.ex.removeReason = e.Timestamp, e.Reason
+	}
+	if s.openLife >= 0 {
+		a.closeLife(s.openLife, e.Timestamp)
+		s.openLife = -1
 	}
 }
 
 // closeLife ends lifetime i at t and takes its cores off the open sum.
-func (a *App) closeLife(i int, t int64) {
+func (a *App) closeLife(i int32, t int64) {
 	a.lifetimes[i].to, a.lifetimes[i].open = t, false
 	a.openCores -= a.lifetimes[i].cores
 }

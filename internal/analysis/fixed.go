@@ -107,15 +107,15 @@ func (t *fixedTimeline) at(k int64) *bucket {
 	return t.slot(int(k - t.k0))
 }
 
-func (t *fixedTimeline) spread(launch, finish int64, c *contrib) {
+func (t *fixedTimeline) spread(launch, finish int64, c contrib) {
 	if finish == launch {
-		t.at(floorDiv(launch, t.w)).add(c, 1)
+		t.at(floorDiv(launch, t.w)).add(&c, 1)
 		return
 	}
 	d := float64(finish - launch)
 	for k := floorDiv(launch, t.w); k*t.w < finish; k++ {
 		lo, hi := max(launch, k*t.w), min(finish, (k+1)*t.w)
-		t.at(k).add(c, float64(hi-lo)/d)
+		t.at(k).add(&c, float64(hi-lo)/d)
 	}
 }
 

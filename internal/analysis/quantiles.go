@@ -12,6 +12,10 @@ import (
 // Quantiles follow Spark's AppStatusStore.taskSummary rule: the value at
 // sorted index min(floor(q·n), n−1). So the median of an even count is the
 // upper of the two middle values, as in the History Server.
+//
+// A single value is only min and max: most executors of a stage run one
+// task or a few, and a slice for one value was an allocation per executor
+// and stage.
 type durationQuantiles struct {
 	limit    int
 	exact    []uint32
@@ -54,7 +58,18 @@ func (q *durationQuantiles) add(durMs int64) {
 		q.sk.add(v)
 		return
 	}
-	q.exact = append(q.exact, v)
+	switch q.n {
+	case 1:
+		return // in min and max
+	case 2:
+		first := q.min
+		if v == first {
+			first = q.max
+		}
+		q.exact = append(q.exact, first, v)
+	default:
+		q.exact = append(q.exact, v)
+	}
 	if len(q.exact) > q.limit {
 		q.sk = &logSketch{}
 		for _, x := range q.exact {
@@ -71,6 +86,10 @@ func (q *durationQuantiles) summary() (Quantiles, bool) {
 	}
 	qs := [5]float64{0, 0.25, 0.5, 0.75, 1}
 	var out [5]float64
+	if q.n == 1 {
+		v := float64(q.min)
+		return Quantiles{Min: v, P25: v, Median: v, P75: v, Max: v, Count: 1, Exact: true}, true
+	}
 	if q.sk == nil {
 		sorted := slices.Clone(q.exact)
 		slices.Sort(sorted)

@@ -346,9 +346,17 @@ func compareExecIDs(x, y string) int {
 }
 
 func (a *App) reportExecutors(appDuration int64) []Executor {
-	out := make([]Executor, 0, len(a.execs))
-	for _, ex := range a.execs {
-		out = append(out, ex.summary(appDuration))
+	n := 0
+	for i := range int32(a.slots.len()) {
+		if a.slots.at(i).known {
+			n++
+		}
+	}
+	out := make([]Executor, 0, n)
+	for i := range int32(a.slots.len()) {
+		if s := a.slots.at(i); s.known {
+			out = append(out, s.ex.summary(appDuration))
+		}
 	}
 	sortByExecID(out, func(x *Executor) string { return x.ID })
 	return out

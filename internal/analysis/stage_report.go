@@ -78,7 +78,7 @@ func (a *App) reportStages() []Stage {
 	out := make([]Stage, 0, len(a.stages))
 	for _, st := range a.stages {
 		if st.known {
-			out = append(out, st.report())
+			out = append(out, st.report(a.execIDs))
 		}
 	}
 	slices.SortFunc(out, func(x, y Stage) int {
@@ -87,7 +87,9 @@ func (a *App) reportStages() []Stage {
 	return out
 }
 
-func (st *stage) report() Stage {
+// report is the stage attempt's Stage; execIDs names the executors by
+// index.
+func (st *stage) report(execIDs []string) Stage {
 	m := &st.m
 	s := Stage{
 		StageID: st.key.id, AttemptID: st.key.attempt, Name: st.name, Status: st.status,
@@ -103,7 +105,7 @@ func (st *stage) report() Stage {
 		ShuffleWriteBytes: m.writeBytes, ShuffleWriteTime: m.writeTime, ShuffleWriteRecords: m.writeRecords,
 		SubmissionTime: st.submission, CompletionTime: st.completion, FailureReason: st.failureReason,
 		SingleTaskMs:    st.singleCoreMs,
-		ExecutorSummary: make(map[string]ExecutorStageSummary, len(st.execs)),
+		ExecutorSummary: make(map[string]ExecutorStageSummary, st.execs.len()),
 	}
 	if st.firstLaunch != math.MaxInt64 {
 		s.FirstTaskLaunchedTime = st.firstLaunch
@@ -111,20 +113,23 @@ func (st *stage) report() Stage {
 	if q, ok := st.durations.summary(); ok {
 		s.TaskDurations = &q
 	}
-	for id, es := range st.execs {
+	quantiles := make([]Quantiles, st.execs.len()) // one allocation, not one per executor
+	for i := range int32(st.execs.len()) {
+		es := st.execs.at(i)
 		em := &es.m
 		e := ExecutorStageSummary{
-			TaskTime: es.taskTime, FailedTasks: es.failed, SucceededTasks: es.succeeded, KilledTasks: es.killed,
+			TaskTime: es.taskTime, FailedTasks: int(es.failed), SucceededTasks: int(es.succeeded), KilledTasks: int(es.killed),
 			InputBytes: em.inBytes, InputRecords: em.inRecords, OutputBytes: em.outBytes, OutputRecords: em.outRecords,
-			ShuffleRead: em.remoteBytes + em.localBytes, ShuffleReadRecords: em.readRecords,
+			ShuffleRead: em.shuffleRead, ShuffleReadRecords: em.readRecords,
 			ShuffleWrite: em.writeBytes, ShuffleWriteRecords: em.writeRecords,
 			MemoryBytesSpilled: em.memSpilled, DiskBytesSpilled: em.diskSpilled,
 			ExecutorCPUTime: em.cpuTime,
 		}
 		if q, ok := es.durations.summary(); ok {
-			e.TaskDurations = &q
+			quantiles[i] = q
+			e.TaskDurations = &quantiles[i]
 		}
-		s.ExecutorSummary[id] = e
+		s.ExecutorSummary[execIDs[es.exec]] = e
 	}
 	return s
 }

@@ -31,7 +31,8 @@ type stage struct {
 	active, complete, failed, killed int
 	firstLaunch                      int64
 	m                                metricSums
-	execs                            map[string]*execStage
+	execs                            chunked[execStage] // by first task end
+	execAt                           map[int32]int32    // executor index → its entry in execs
 	durations                        durationQuantiles
 
 	// Single-core detection, in log order.
@@ -73,10 +74,33 @@ func (m *metricSums) add(t *sparklog.TaskMetrics) {
 
 // execStage mirrors Spark's LiveExecutorStageSummary plus duration quantiles.
 type execStage struct {
+	exec                      int32 // the executor's index
+	succeeded, failed, killed int32
 	taskTime                  int64
-	succeeded, failed, killed int
-	m                         metricSums
+	m                         execStageSums
 	durations                 durationQuantiles
+}
+
+// execStageSums are the task-metric sums an executor's stage summary
+// reports, in Spark's units.
+type execStageSums struct {
+	cpuTime, inBytes, inRecords, outBytes, outRecords  int64
+	shuffleRead, readRecords, writeBytes, writeRecords int64
+	memSpilled, diskSpilled                            int64
+}
+
+func (m *execStageSums) add(t *sparklog.TaskMetrics) {
+	m.cpuTime += t.ExecutorCPUTime
+	m.inBytes += t.Input.BytesRead
+	m.inRecords += t.Input.RecordsRead
+	m.outBytes += t.Output.BytesWritten
+	m.outRecords += t.Output.RecordsWritten
+	m.shuffleRead += t.ShuffleRead.RemoteBytesRead + t.ShuffleRead.LocalBytesRead
+	m.readRecords += t.ShuffleRead.TotalRecordsRead
+	m.writeBytes += t.ShuffleWrite.BytesWritten
+	m.writeRecords += t.ShuffleWrite.RecordsWritten
+	m.memSpilled += t.MemoryBytesSpilled
+	m.diskSpilled += t.DiskBytesSpilled
 }
 
 const execStageExactDurations = 1024
@@ -108,7 +132,7 @@ func (a *App) getOrCreateStage(info *sparklog.StageInfo) *stage {
 func (a *App) newStage(k stageKey) *stage {
 	return &stage{
 		key: k, live: true, status: StatusPending, firstLaunch: math.MaxInt64,
-		execs:     map[string]*execStage{},
+		execAt:    map[int32]int32{},
 		durations: durationQuantiles{limit: a.cfg.ExactQuantileTasks},
 	}
 }
@@ -205,7 +229,7 @@ func (a *App) taskStart(e *sparklog.TaskStart) {
 		st.active++
 		st.firstLaunch = min(st.firstLaunch, t.LaunchTime)
 	}
-	if ex := a.execs[t.ExecutorID]; ex != nil && ex.live {
+	if ex := a.liveExecutor(t.ExecutorID); ex != nil {
 		ex.activeTasks++
 		ex.totalTasks++
 	}
@@ -263,10 +287,12 @@ func (a *App) taskEnd(e *sparklog.TaskEnd, placeable bool) {
 	}
 	withMetrics := wasRunning && e.Metrics != nil // Spark adds metrics only for tasks it saw start
 
+	exec := a.execIdx(t.ExecutorID)
 	if st := a.stages[k]; st != nil && st.live && st.known {
-		a.stageTaskEnd(st, e, duration, completed, failed, killed, wasRunning, withMetrics)
+		a.stageTaskEnd(st, e, exec, duration, completed, failed, killed, wasRunning, withMetrics)
 	}
-	if ex := a.execs[t.ExecutorID]; ex != nil && ex.live {
+	if s := a.slots.at(exec); s.known && s.ex.live {
+		ex := &s.ex
 		if wasRunning && ex.activeTasks > 0 {
 			ex.activeTasks--
 		}
@@ -291,7 +317,7 @@ func (a *App) taskEnd(e *sparklog.TaskEnd, placeable bool) {
 	// placed on the timeline.
 	if e.Reason.Reason != "Resubmitted" {
 		if placeable && t.LaunchTime > 0 && t.FinishTime-t.LaunchTime <= maxTaskSpanMs {
-			a.spreadTask(e)
+			a.spreadTask(e, exec)
 		} else {
 			a.unplaced++
 		}
@@ -319,7 +345,7 @@ func (a *App) busyEnded(e *sparklog.TaskEnd, placeable bool) {
 	a.busy.ended(t.TaskID, t.LaunchTime, end, measured)
 }
 
-func (a *App) stageTaskEnd(st *stage, e *sparklog.TaskEnd, duration int64, completed, failed, killed int, wasRunning, withMetrics bool) {
+func (a *App) stageTaskEnd(st *stage, e *sparklog.TaskEnd, exec int32, duration int64, completed, failed, killed int, wasRunning, withMetrics bool) {
 	if withMetrics {
 		st.m.add(e.Metrics)
 	}
@@ -329,15 +355,16 @@ func (a *App) stageTaskEnd(st *stage, e *sparklog.TaskEnd, duration int64, compl
 	st.complete += completed
 	st.failed += failed
 	st.killed += killed
-	es := st.execs[e.Task.ExecutorID]
-	if es == nil {
-		es = &execStage{durations: durationQuantiles{limit: execStageExactDurations}}
-		st.execs[e.Task.ExecutorID] = es
+	at, ok := st.execAt[exec]
+	if !ok {
+		at = st.execs.add(execStage{exec: exec, durations: durationQuantiles{limit: execStageExactDurations}})
+		st.execAt[exec] = at
 	}
+	es := st.execs.at(at)
 	es.taskTime += duration
-	es.succeeded += completed
-	es.failed += failed
-	es.killed += killed
+	es.succeeded += int32(completed)
+	es.failed += int32(failed)
+	es.killed += int32(killed)
 	if withMetrics {
 		es.m.add(e.Metrics)
 	}

@@ -90,22 +90,24 @@ func (st *Stage) TaskSums() TaskSums {
 // executor id's index, across re-registrations, so they never go
 // backwards).
 func (a *App) addExecutorTask(exec int32, s *TaskSums) {
-	if int(exec) >= len(a.execSums) {
-		a.execSums = append(a.execSums, make([]*TaskSums, int(exec)+1-len(a.execSums))...)
-	}
-	if a.execSums[exec] == nil {
-		a.execSums[exec] = &TaskSums{}
-	}
-	a.execSums[exec].Add(s)
+	slot := a.slots.at(exec)
+	slot.hasSums = true
+	slot.sums.Add(s)
 }
 
 // reportExecutorTaskSums copies the per-executor sums for a report: every
 // executor id with a task on the timeline.
 func (a *App) reportExecutorTaskSums() map[string]TaskSums {
-	out := make(map[string]TaskSums, len(a.execSums))
-	for i, s := range a.execSums {
-		if s != nil {
-			out[a.execIDs[i]] = *s
+	n := 0
+	for i := range int32(a.slots.len()) {
+		if a.slots.at(i).hasSums {
+			n++
+		}
+	}
+	out := make(map[string]TaskSums, n)
+	for i := range int32(a.slots.len()) {
+		if s := a.slots.at(i); s.hasSums {
+			out[a.execIDs[i]] = s.sums
 		}
 	}
 	return out

@@ -2,6 +2,10 @@ package analysis
 
 import (
 	"bytes"
+	"cmp"
+	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -98,5 +102,60 @@ func TestWriteTextReadable(t *testing.T) {
 	}
 	if n := strings.Count(text, "\n"); n > 40 {
 		t.Errorf("%d lines: identical rows were not collapsed:\n%s", n, text)
+	}
+}
+
+// A chart row names the executors that spilled most as sorting them all
+// did (most spill first, ties by compareExecIDs), for rows with ties,
+// memory or only disk spill, and more executors than it names.
+func TestSpillTextNamesTheTopExecutors(t *testing.T) {
+	sortedText := func(spill map[string][2]float64) string { // the former spillText
+		var total [2]float64
+		for _, v := range spill {
+			total[0] += v[0]
+			total[1] += v[1]
+		}
+		k, what := 0, "memory"
+		if total[0] <= 0 {
+			k, what = 1, "disk"
+		}
+		if total[k] <= 0 {
+			return ""
+		}
+		var ids []string
+		for id, v := range spill {
+			if v[k] > 0 {
+				ids = append(ids, id)
+			}
+		}
+		slices.SortFunc(ids, func(x, y string) int {
+			return cmp.Or(cmp.Compare(spill[y][k], spill[x][k]), compareExecIDs(x, y))
+		})
+		var parts []string
+		for _, id := range ids[:min(len(ids), maxSpillExecutors)] {
+			parts = append(parts, "exec "+id+" "+fmtBytes(spill[id][k]))
+		}
+		if n := len(ids) - maxSpillExecutors; n > 0 {
+			parts = append(parts, fmt.Sprintf("+%d more", n))
+		}
+		return fmt.Sprintf("spill %s %s: %s", what, fmtBytes(total[k]), strings.Join(parts, ", "))
+	}
+	rng := rand.New(rand.NewPCG(13, 17))
+	for round := range 2000 {
+		spill := map[string][2]float64{}
+		for range rng.IntN(12) {
+			id := []string{"driver", "a", "b7"}[rng.IntN(3)]
+			if rng.IntN(4) > 0 {
+				id = fmt.Sprint(rng.IntN(30))
+			}
+			v := [2]float64{float64(rng.IntN(4)) * 1024 * 1024, float64(rng.IntN(3)) * 1024}
+			if round%3 == 0 {
+				v[0] = 0 // disk spill only
+			}
+			spill[id] = v
+		}
+		if got, want := spillText(spill), sortedText(spill); got != want {
+			t.Fatalf("round %d: %q, want %q", round, got, want)
+		}
 	}
 }

@@ -360,8 +360,8 @@ func (a *App) whatIfShape(end int64) (peak, cores int, local bool) {
 	if peak == 0 {
 		if c, _, ok := a.localDriver(); ok && c > 0 {
 			peak, cores, local = 1, c, true
-		} else if i, ok := a.openLife["driver"]; ok && a.lifetimes[i].cores > 0 {
-			peak, cores, local = 1, a.lifetimes[i].cores, true
+		} else if i, ok := a.execIndex.lookup("driver"); ok && a.slots.at(i).openLife >= 0 && a.lifetimes[a.slots.at(i).openLife].cores > 0 {
+			peak, cores, local = 1, a.lifetimes[a.slots.at(i).openLife].cores, true
 		}
 	}
 	if a.cfg.CPUs > 0 {

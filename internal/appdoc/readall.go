@@ -112,6 +112,9 @@ func (noProgress) Done()                              {}
 // Prepare returned in the order of the inputs. An error from either ends
 // the reading.
 type Sink struct {
+	// Start, if not nil, is told how many logs were listed, before any
+	// is read (a sink may hold its documents only when there are several).
+	Start   func(logs int) error
 	Prepare func(Doc) (any, error)
 	Emit    func(any) error
 }
@@ -205,6 +208,12 @@ func ReadAll(ctx context.Context, inputs []string, opt Options) (Summary, error)
 	ropt := ReadOptions{Analysis: opt.Analysis, Parallel: opt.Parallel, Progress: progress}
 	if opt.Sink != nil {
 		ropt.Prepare = opt.Sink.Prepare
+		if opt.Sink.Start != nil {
+			if err := opt.Sink.Start(len(logs)); err != nil {
+				progress.Done()
+				return Summary{}, err
+			}
+		}
 	}
 	var sinkErr error
 	attempts := firstLogs{}
@@ -249,7 +258,13 @@ func ReadAll(ctx context.Context, inputs []string, opt Options) (Summary, error)
 		if opt.Sink != nil {
 			progress.Clear() // the output may go to the terminal the bar is drawn on
 			if err := opt.Sink.Emit(r.Prepared); err != nil {
-				sinkErr = err
+				if ctx.Err() != nil {
+					// A sink that writes as it encodes stops with ctx:
+					// the same interruption as a read's.
+					sum.Interrupted = l.Path
+				} else {
+					sinkErr = err
+				}
 				return false
 			}
 		} else {
