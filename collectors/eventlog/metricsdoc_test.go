@@ -1,37 +1,48 @@
 package eventlog
 
 import (
-	"strings"
 	"testing"
 
 	sm "github.com/sparkglance/sparkglance/internal/metricschema"
+	"github.com/sparkglance/sparkglance/internal/workload"
 )
 
-// Each table entry's descriptor carries its name, help and labels, and the
-// families shared with the spark collector are metricschema' definitions
-// themselves, not copies.
-func TestMetricTableConsistent(t *testing.T) {
+// The per-application families the collector builds are its sections' in
+// the schema, and the families shared with the spark collector are
+// metricschema' definitions themselves, not copies.
+func TestFamiliesAreTheSchemas(t *testing.T) {
 	if err := sm.Check([]sm.Section{{Collector: CollectorName, Metrics: Metrics()}}); err != nil {
 		t.Error(err)
-	}
-	for _, m := range metricTable() {
-		d := m.Desc().String()
-		if !strings.Contains(d, `"`+m.Name+`"`) || !strings.Contains(d, `help: "`+m.Help+`"`) {
-			t.Errorf("%s: descriptor %s disagrees with the table", m.Name, d)
-		}
-		for _, l := range m.Labels {
-			if !strings.Contains(d, l) {
-				t.Errorf("%s: descriptor %s lacks label %s", m.Name, d, l)
-			}
-		}
 	}
 	mine := map[string]*sm.Metric{}
 	for _, m := range Metrics() {
 		mine[m.Name] = m
 	}
+	for _, f := range families {
+		if mine[f.m.Name] != f.m.Metric {
+			t.Errorf("%s: emitted but not in the schema's eventlog sections", f.m.Name)
+		}
+	}
 	for _, s := range sm.Shared() {
 		if mine[s.Name] != s {
 			t.Errorf("%s: the event-log collector must emit metricschema' definition", s.Name)
 		}
+	}
+}
+
+// The workload measures and run statuses are the schema's closed values.
+func TestWorkloadLabelsAreTheSchemas(t *testing.T) {
+	declared := map[string]bool{}
+	for _, v := range sm.MeasureLabel.Values {
+		declared[string(v)] = true
+	}
+	for _, m := range workload.Measures() {
+		if !declared[m.String()] {
+			t.Errorf("measure %s is not declared in the schema", m)
+		}
+		delete(declared, m.String())
+	}
+	if len(declared) > 0 {
+		t.Errorf("the schema declares measures the workloads do not have: %v", declared)
 	}
 }
