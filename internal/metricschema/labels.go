@@ -240,6 +240,27 @@ const (
 	ThreadSpill        ThreadState = "spill"         // writing spill or shuffle files
 )
 
+// Framework is the framework of a JVM the node agents follow (the
+// framework label).
+type Framework string
+
+// Frameworks, in label order.
+const (
+	FrameworkFlink Framework = "flink"
+	FrameworkSpark Framework = "spark"
+)
+
+// Role is the role of a JVM the node agents follow (the role label).
+type Role string
+
+// Roles, in label order.
+const (
+	RoleDriver      Role = "driver"
+	RoleExecutor    Role = "executor"
+	RoleJobManager  Role = "jobmanager"
+	RoleTaskManager Role = "taskmanager"
+)
+
 // The closed labels.
 var (
 	// TaskTimeCategory is the category of the task-time families.
@@ -260,6 +281,8 @@ var (
 		MeasureShuffleRead, MeasureShuffleWrite, MeasureSpillDisk, MeasureSpillMemory, MeasureTaskCPUTime,
 		MeasureWallTime, MeasureWastedCoreHours)
 	ExportResultLabel = Closed("result", ExportFailure, ExportSuccess)
+	FrameworkLabel    = Closed("framework", FrameworkFlink, FrameworkSpark)
+	RoleLabel         = Closed("role", RoleDriver, RoleExecutor, RoleJobManager, RoleTaskManager)
 	TargetErrorLabel  = Closed("reason", TargetErrorHTML, TargetErrorHTTPStatus, TargetErrorInvalidBody, TargetErrorNetwork,
 		TargetErrorNotFound, TargetErrorRedirect, TargetErrorRefused, TargetErrorTimeout, TargetErrorTooLarge)
 	ThreadStateLabel = Closed("state", ThreadBackpressure, ThreadIO, ThreadLock, ThreadMemoryWait, ThreadOtherWait,

@@ -2,7 +2,7 @@ package metricschema
 
 // ProcessLabels is what every per-executor family of the process collector
 // carries.
-var ProcessLabels = Open("app_id", "executor_id", "role", "framework", "pod_uid", "container_id")
+var ProcessLabels = Labels(Open("app_id", "executor_id"), RoleLabel.Label(), FrameworkLabel.Label(), Open("pod_uid", "container_id"))
 
 // The process collector's families (collector process).
 var (
@@ -16,6 +16,6 @@ var (
 		"Energy of the node per zone (RAPL package/dram, plus \"idle\": the part not attributed to busy CPU; or the TDP model), sampled in the background.")
 	NodeCPUTDP = secProcess.New("spark_node_cpu_tdp_watts", Gauge, "W", Open("cpu_model", "source"),
 		"TDP the TDP model charges for the whole node, and where it came from.")
-	ProcessDiscovered = secProcess.New("sparkglance_process_discovered", Gauge, "{process}", Open("framework", "role"),
+	ProcessDiscovered = secProcess.New("sparkglance_process_discovered", Gauge, "{process}", Labels(FrameworkLabel.Label(), RoleLabel.Label()),
 		"Spark/Flink JVMs currently tracked on this node.")
 )

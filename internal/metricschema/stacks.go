@@ -1,7 +1,7 @@
 package metricschema
 
 // ThreadTargetLabels is what every family of the stacks collector carries.
-var ThreadTargetLabels = Open("app_id", "executor_id", "framework")
+var ThreadTargetLabels = Labels(Open("app_id", "executor_id"), FrameworkLabel.Label())
 
 // The stacks collector's families (collector stacks).
 var (
