@@ -1,8 +1,11 @@
 package eventlog
 
 import (
+	"slices"
 	"testing"
 
+	"github.com/sparkglance/sparkglance/internal/analysis"
+	"github.com/sparkglance/sparkglance/internal/analysis/sqlops"
 	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 	"github.com/sparkglance/sparkglance/internal/workload"
 )
@@ -44,5 +47,20 @@ func TestWorkloadLabelsAreTheSchemas(t *testing.T) {
 	}
 	if len(declared) > 0 {
 		t.Errorf("the schema declares measures the workloads do not have: %v", declared)
+	}
+}
+
+// The kind label of spark_app_finding declares exactly the analysis'
+// finding kinds: its rules' and its SQL operators'.
+func TestFindingKindsAreTheSchemas(t *testing.T) {
+	kinds := []string{sqlops.KindBottleneckOperator, sqlops.KindExpensiveFilterOrProject, sqlops.KindJoinBuildDominated,
+		sqlops.KindJoinProbeDominated, sqlops.KindNativeSpill, sqlops.KindPushdownNotApplied, sqlops.KindDynamicFilterUnused,
+		sqlops.KindColdCache, sqlops.KindIOBoundScan}
+	for _, r := range analysis.FindingRules() {
+		kinds = append(kinds, r.Kind)
+	}
+	slices.Sort(kinds)
+	if got := sm.AppFinding.Values("kind"); !slices.Equal(got, kinds) {
+		t.Errorf("the schema's finding kinds %v, the analysis' %v", got, kinds)
 	}
 }

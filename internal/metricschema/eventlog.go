@@ -23,7 +23,7 @@ var (
 		"Task time of the application's settled intervals, by category: cpu, shuffle, serde or gc (as spark_app_interval_time_ratio); advances by each interval's exact values when it settles, so increase() over any range counts every interval once.")
 	AppSettledCoreSeconds = secApps.New("spark_app_settled_core_seconds_total", Counter, "s", AppLabels,
 		"Available core-seconds of the application's settled intervals; the share of a category over a range is increase(spark_app_settled_task_seconds_total) over increase(this).")
-	AppFinding = secApps.New("spark_app_finding", Gauge, "1", Labels(AppLabels, Open("kind", "stage_id", "executor_id")),
+	AppFinding = secApps.New("spark_app_finding", Gauge, "1", Labels(AppLabels, FindingKindLabel.Label(), Open("stage_id", "executor_id")),
 		"1 while the analysis reports a finding of this kind (stage_id and executor_id are empty when the finding has none).")
 	ExecutorSpillBytes = secExecutors.New("spark_executor_spill_bytes_total", Counter, "By", Labels(ExecutorLabels, SpillMedium.Label()),
 		"Bytes spilled by the executor's ended tasks, by medium: memory (deserialized size) or disk (serialized size).")

@@ -261,6 +261,36 @@ const (
 	RoleTaskManager Role = "taskmanager"
 )
 
+// FindingKind is a kind of finding of the analysis, its SQL operators'
+// included (the kind label of spark_app_finding).
+type FindingKind string
+
+// Finding kinds, in label order.
+const (
+	FindingBottleneckOperator       FindingKind = "bottleneck_operator"
+	FindingColdCache                FindingKind = "cold_cache"
+	FindingDriverMemoryPressure     FindingKind = "driver_memory_pressure"
+	FindingDynamicFilterUnused      FindingKind = "dynamic_filter_unused"
+	FindingExecutorCountOversized   FindingKind = "executor_count_oversized"
+	FindingExpensiveFilterOrProject FindingKind = "expensive_filter_or_project"
+	FindingGCPressure               FindingKind = "gc_pressure"
+	FindingIdleExecutors            FindingKind = "idle_executors"
+	FindingIOBoundScan              FindingKind = "io_bound_scan"
+	FindingJoinBuildDominated       FindingKind = "join_build_dominated"
+	FindingJoinProbeDominated       FindingKind = "join_probe_dominated"
+	FindingLowEfficiency            FindingKind = "low_efficiency"
+	FindingNativeSpill              FindingKind = "native_spill"
+	FindingPushdownNotApplied       FindingKind = "pushdown_not_applied"
+	FindingShuffleWait              FindingKind = "shuffle_wait"
+	FindingSingleCoreStage          FindingKind = "single_core_stage"
+	FindingSkewedSpill              FindingKind = "skewed_spill"
+	FindingStageRetries             FindingKind = "stage_retries"
+	FindingStreamingFallingBehind   FindingKind = "streaming_falling_behind"
+	FindingTaskSkew                 FindingKind = "task_skew"
+	FindingUniformSpill             FindingKind = "uniform_spill"
+	FindingWorkloadRegression       FindingKind = "workload_regression"
+)
+
 // The closed labels.
 var (
 	// TaskTimeCategory is the category of the task-time families.
@@ -281,9 +311,14 @@ var (
 		MeasureShuffleRead, MeasureShuffleWrite, MeasureSpillDisk, MeasureSpillMemory, MeasureTaskCPUTime,
 		MeasureWallTime, MeasureWastedCoreHours)
 	ExportResultLabel = Closed("result", ExportFailure, ExportSuccess)
-	FrameworkLabel    = Closed("framework", FrameworkFlink, FrameworkSpark)
-	RoleLabel         = Closed("role", RoleDriver, RoleExecutor, RoleJobManager, RoleTaskManager)
-	TargetErrorLabel  = Closed("reason", TargetErrorHTML, TargetErrorHTTPStatus, TargetErrorInvalidBody, TargetErrorNetwork,
+	FindingKindLabel  = Closed("kind", FindingBottleneckOperator, FindingColdCache, FindingDriverMemoryPressure,
+		FindingDynamicFilterUnused, FindingExecutorCountOversized, FindingExpensiveFilterOrProject, FindingGCPressure,
+		FindingIdleExecutors, FindingIOBoundScan, FindingJoinBuildDominated, FindingJoinProbeDominated, FindingLowEfficiency,
+		FindingNativeSpill, FindingPushdownNotApplied, FindingShuffleWait, FindingSingleCoreStage, FindingSkewedSpill,
+		FindingStageRetries, FindingStreamingFallingBehind, FindingTaskSkew, FindingUniformSpill, FindingWorkloadRegression)
+	FrameworkLabel   = Closed("framework", FrameworkFlink, FrameworkSpark)
+	RoleLabel        = Closed("role", RoleDriver, RoleExecutor, RoleJobManager, RoleTaskManager)
+	TargetErrorLabel = Closed("reason", TargetErrorHTML, TargetErrorHTTPStatus, TargetErrorInvalidBody, TargetErrorNetwork,
 		TargetErrorNotFound, TargetErrorRedirect, TargetErrorRefused, TargetErrorTimeout, TargetErrorTooLarge)
 	ThreadStateLabel = Closed("state", ThreadBackpressure, ThreadIO, ThreadLock, ThreadMemoryWait, ThreadOtherWait,
 		ThreadRunning, ThreadShuffleFetch, ThreadSpill)
