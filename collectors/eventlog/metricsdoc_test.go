@@ -7,6 +7,7 @@ import (
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/analysis/sqlops"
 	sm "github.com/sparkglance/sparkglance/internal/metricschema"
+	"github.com/sparkglance/sparkglance/internal/sparklog"
 	"github.com/sparkglance/sparkglance/internal/workload"
 )
 
@@ -62,5 +63,25 @@ func TestFindingKindsAreTheSchemas(t *testing.T) {
 	slices.Sort(kinds)
 	if got := sm.AppFinding.Values("kind"); !slices.Equal(got, kinds) {
 		t.Errorf("the schema's finding kinds %v, the analysis' %v", got, kinds)
+	}
+}
+
+// The reason label of sparkglance_eventlog_errors_total declares every
+// damage kind of the reader, besides the collector's own reasons.
+func TestErrorReasonsAreTheSchemas(t *testing.T) {
+	declared := sm.EventlogErrors.Values("reason")
+	for _, k := range []sparklog.ProblemKind{sparklog.ProblemMalformedJSON, sparklog.ProblemNotEventLog, sparklog.ProblemCorruptData,
+		sparklog.ProblemTruncatedData, sparklog.ProblemUnknownCodec, sparklog.ProblemCodecMismatch, sparklog.ProblemEmptyFile,
+		sparklog.ProblemLineTooLong, sparklog.ProblemTruncatedLine, sparklog.ProblemMissingFile, sparklog.ProblemLayout,
+		sparklog.ProblemFileShrank, sparklog.ProblemIO, sparklog.ProblemUnreadable, sparklog.ProblemNotRegular,
+		sparklog.ProblemExternalLink} {
+		if !slices.Contains(declared, string(k)) {
+			t.Errorf("the reader's problem kind %s is not a declared reason", k)
+		}
+	}
+	for _, r := range errorReasons {
+		if !slices.Contains(declared, r) {
+			t.Errorf("reason %s, exported from the start, is not declared", r)
+		}
 	}
 }

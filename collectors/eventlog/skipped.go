@@ -26,7 +26,8 @@ var errorReasons = []string{
 	string(sparklog.ProblemTruncatedData), string(sparklog.ProblemUnknownCodec), string(sparklog.ProblemCodecMismatch),
 	string(sparklog.ProblemEmptyFile), string(sparklog.ProblemLineTooLong), string(sparklog.ProblemTruncatedLine),
 	string(sparklog.ProblemMissingFile), string(sparklog.ProblemLayout), string(sparklog.ProblemFileShrank),
-	string(sparklog.ProblemIO), "open-failed", "dir-unreadable", "log-vanished", "max-apps",
+	string(sparklog.ProblemIO), string(sm.EventlogErrorOpenFailed), string(sm.EventlogErrorDirUnreadable),
+	string(sm.EventlogErrorLogVanished), string(sm.EventlogErrorMaxApps),
 }
 
 // skipState counts logs left out, each once, and remembers the logs

@@ -49,7 +49,7 @@ var (
 		"Event-log bytes read as stored (compressed).")
 	EventlogEvents = secReading.New("sparkglance_eventlog_events_total", Counter, "{event}", nil,
 		"Event-log lines decoded into events.")
-	EventlogErrors = secReading.New("sparkglance_eventlog_errors_total", Counter, "{error}", Open("reason"),
+	EventlogErrors = secReading.New("sparkglance_eventlog_errors_total", Counter, "{error}", EventlogErrorLabel.Label(),
 		"Problems met while reading event logs, by reason (a damage kind of the reader, or open-failed, dir-unreadable, log-vanished, log-rewritten, duplicate-app, max-apps).")
 	EventlogSkipped = secReading.New("sparkglance_eventlog_skipped_total", Counter, "{log}", SkipReasonLabel.Label(),
 		"Event logs not shown, each counted once, by reason: retention (the application ended longer ago than --eventlog.retention), max-apps (--eventlog.max-apps applications held already) or duplicate-app (another log admitted earlier shows the same application attempt, App ID and attempt ID; the first is kept).")

@@ -291,6 +291,37 @@ const (
 	FindingWorkloadRegression       FindingKind = "workload_regression"
 )
 
+// EventlogError is a problem the event-log collector met (the reason
+// label of sparkglance_eventlog_errors_total): a damage kind of the reader
+// (package sparklog's ProblemKind) or one of the collector's own.
+type EventlogError string
+
+// Event-log collector errors, in label order.
+const (
+	EventlogErrorCodecMismatch EventlogError = "codec-mismatch" // the reader's (sparklog.ProblemKind)
+	EventlogErrorCorruptData   EventlogError = "corrupt-data"   // the reader's (sparklog.ProblemKind)
+	EventlogErrorDirUnreadable EventlogError = "dir-unreadable" // the collector's own: a directory could not be listed
+	EventlogErrorDuplicateApp  EventlogError = "duplicate-app"  // the collector's own: a log shows an application attempt another log shows already
+	EventlogErrorEmptyFile     EventlogError = "empty-file"     // the reader's (sparklog.ProblemKind)
+	EventlogErrorExternalLink  EventlogError = "external-link"  // the reader's (sparklog.ProblemKind)
+	EventlogErrorFileShrank    EventlogError = "file-shrank"    // the reader's (sparklog.ProblemKind)
+	EventlogErrorIO            EventlogError = "io-error"       // the reader's (sparklog.ProblemKind)
+	EventlogErrorLayout        EventlogError = "layout"         // the reader's (sparklog.ProblemKind)
+	EventlogErrorLineTooLong   EventlogError = "line-too-long"  // the reader's (sparklog.ProblemKind)
+	EventlogErrorLogRewritten  EventlogError = "log-rewritten"  // the collector's own: a finished log changed after it was read
+	EventlogErrorLogVanished   EventlogError = "log-vanished"   // the collector's own: a followed log disappeared
+	EventlogErrorMalformedJSON EventlogError = "malformed-json" // the reader's (sparklog.ProblemKind)
+	EventlogErrorMaxApps       EventlogError = "max-apps"       // the collector's own: a log left out, --eventlog.max-apps applications held already
+	EventlogErrorMissingFile   EventlogError = "missing-file"   // the reader's (sparklog.ProblemKind)
+	EventlogErrorNotEventLog   EventlogError = "not-event-log"  // the reader's (sparklog.ProblemKind)
+	EventlogErrorNotRegular    EventlogError = "not-regular"    // the reader's (sparklog.ProblemKind)
+	EventlogErrorOpenFailed    EventlogError = "open-failed"    // the collector's own: a log could not be opened
+	EventlogErrorTruncatedData EventlogError = "truncated-data" // the reader's (sparklog.ProblemKind)
+	EventlogErrorTruncatedLine EventlogError = "truncated-line" // the reader's (sparklog.ProblemKind)
+	EventlogErrorUnknownCodec  EventlogError = "unknown-codec"  // the reader's (sparklog.ProblemKind)
+	EventlogErrorUnreadable    EventlogError = "unreadable"     // the reader's (sparklog.ProblemKind)
+)
+
 // The closed labels.
 var (
 	// TaskTimeCategory is the category of the task-time families.
@@ -310,6 +341,12 @@ var (
 	MeasureLabel        = Closed("measure", MeasureCoreHours, MeasureCost, MeasureEfficiency, MeasureEnergy, MeasureInput,
 		MeasureShuffleRead, MeasureShuffleWrite, MeasureSpillDisk, MeasureSpillMemory, MeasureTaskCPUTime,
 		MeasureWallTime, MeasureWastedCoreHours)
+	EventlogErrorLabel = Closed("reason", EventlogErrorCodecMismatch, EventlogErrorCorruptData,
+		EventlogErrorDirUnreadable, EventlogErrorDuplicateApp, EventlogErrorEmptyFile, EventlogErrorExternalLink,
+		EventlogErrorFileShrank, EventlogErrorIO, EventlogErrorLayout, EventlogErrorLineTooLong, EventlogErrorLogRewritten,
+		EventlogErrorLogVanished, EventlogErrorMalformedJSON, EventlogErrorMaxApps, EventlogErrorMissingFile,
+		EventlogErrorNotEventLog, EventlogErrorNotRegular, EventlogErrorOpenFailed, EventlogErrorTruncatedData,
+		EventlogErrorTruncatedLine, EventlogErrorUnknownCodec, EventlogErrorUnreadable)
 	ExportResultLabel = Closed("result", ExportFailure, ExportSuccess)
 	FindingKindLabel  = Closed("kind", FindingBottleneckOperator, FindingColdCache, FindingDriverMemoryPressure,
 		FindingDynamicFilterUnused, FindingExecutorCountOversized, FindingExpensiveFilterOrProject, FindingGCPressure,
