@@ -85,3 +85,22 @@ func TestErrorReasonsAreTheSchemas(t *testing.T) {
 		}
 	}
 }
+
+// The op and result labels of sparkglance_eventlog_object_requests_total
+// declare every operation and result the object-store readers count.
+func TestObjectRequestLabelsAreTheSchemas(t *testing.T) {
+	for label, values := range map[string][]string{
+		"op":     {sparklog.ObjectOpList, sparklog.ObjectOpStat, sparklog.ObjectOpGet, sparklog.ObjectOpOther},
+		"result": {sparklog.ObjectResultOK, sparklog.ObjectResultNotFound, sparklog.ObjectResultDenied, sparklog.ObjectResultThrottled, sparklog.ObjectResultError},
+	} {
+		declared := sm.EventlogObjectRequests.Values(label)
+		for _, v := range values {
+			if !slices.Contains(declared, v) {
+				t.Errorf("object-store %s %q is not declared", label, v)
+			}
+		}
+		if len(declared) != len(values) {
+			t.Errorf("object-store %s: the schema declares %v, the readers count %v", label, declared, values)
+		}
+	}
+}

@@ -53,7 +53,7 @@ var (
 		"Problems met while reading event logs, by reason (a damage kind of the reader, or open-failed, dir-unreadable, log-vanished, log-rewritten, duplicate-app, max-apps).")
 	EventlogSkipped = secReading.New("sparkglance_eventlog_skipped_total", Counter, "{log}", SkipReasonLabel.Label(),
 		"Event logs not shown, each counted once, by reason: retention (the application ended longer ago than --eventlog.retention), max-apps (--eventlog.max-apps applications held already) or duplicate-app (another log admitted earlier shows the same application attempt, App ID and attempt ID; the first is kept).")
-	EventlogObjectRequests = secReading.New("sparkglance_eventlog_object_requests_total", Counter, "{request}", Open("op", "result"),
+	EventlogObjectRequests = secReading.New("sparkglance_eventlog_object_requests_total", Counter, "{request}", Labels(ObjectOpLabel.Label(), ObjectResultLabel.Label()),
 		"Requests sent to object stores for event logs (s3://, gs://, abfss://… locations), retries included, by op (list, stat, get, other) and result (ok, not_found, denied, throttled: HTTP 429 or 503 SlowDown, backed off; error).")
 	EventlogLag = secReading.New("sparkglance_eventlog_lag_seconds", Gauge, "s", AppLabels,
 		"Age of the newest event processed, per running application (wall clock now minus the event's timestamp).")

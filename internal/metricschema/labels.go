@@ -322,6 +322,31 @@ const (
 	EventlogErrorUnreadable    EventlogError = "unreadable"     // the reader's (sparklog.ProblemKind)
 )
 
+// ObjectOp is an object-store request's operation (the op label of
+// sparkglance_eventlog_object_requests_total; package sparklog counts them).
+type ObjectOp string
+
+// Object-store operations, in label order.
+const (
+	ObjectOpGet   ObjectOp = "get"   // a (ranged) read
+	ObjectOpList  ObjectOp = "list"  // a listing page
+	ObjectOpOther ObjectOp = "other" // anything else the SDKs send (token refresh, …)
+	ObjectOpStat  ObjectOp = "stat"  // an object's size, time and ETag
+)
+
+// ObjectResult is how an object-store request ended (the result label of
+// sparkglance_eventlog_object_requests_total).
+type ObjectResult string
+
+// Object-store request results, in label order.
+const (
+	ObjectResultDenied    ObjectResult = "denied"    // 401, 403
+	ObjectResultError     ObjectResult = "error"     // other failures, network errors included
+	ObjectResultNotFound  ObjectResult = "not_found" // 404
+	ObjectResultOK        ObjectResult = "ok"
+	ObjectResultThrottled ObjectResult = "throttled" // 429, 503 (S3's SlowDown)
+)
+
 // The closed labels.
 var (
 	// TaskTimeCategory is the category of the task-time families.
@@ -347,6 +372,8 @@ var (
 		EventlogErrorLogVanished, EventlogErrorMalformedJSON, EventlogErrorMaxApps, EventlogErrorMissingFile,
 		EventlogErrorNotEventLog, EventlogErrorNotRegular, EventlogErrorOpenFailed, EventlogErrorTruncatedData,
 		EventlogErrorTruncatedLine, EventlogErrorUnknownCodec, EventlogErrorUnreadable)
+	ObjectOpLabel     = Closed("op", ObjectOpGet, ObjectOpList, ObjectOpOther, ObjectOpStat)
+	ObjectResultLabel = Closed("result", ObjectResultDenied, ObjectResultError, ObjectResultNotFound, ObjectResultOK, ObjectResultThrottled)
 	ExportResultLabel = Closed("result", ExportFailure, ExportSuccess)
 	FindingKindLabel  = Closed("kind", FindingBottleneckOperator, FindingColdCache, FindingDriverMemoryPressure,
 		FindingDynamicFilterUnused, FindingExecutorCountOversized, FindingExpensiveFilterOrProject, FindingGCPressure,
