@@ -347,6 +347,30 @@ const (
 	ObjectResultThrottled ObjectResult = "throttled" // 429, 503 (S3's SlowDown)
 )
 
+// StacksError is why a thread dump failed (the reason label of
+// sparkglance_stacks_errors_total): attaching to the JVM or reading the
+// Spark UI's REST dump.
+type StacksError string
+
+// Thread-dump failures, in label order.
+const (
+	StacksErrorAttachDisabled  StacksError = "attach_disabled"  // the JVM refuses attach (-XX:+DisableAttachMechanism)
+	StacksErrorCommandFailed   StacksError = "command_failed"   // the JVM ran the dump command and failed
+	StacksErrorNoPID           StacksError = "no_pid"           // a target without a pid to attach to
+	StacksErrorNoSource        StacksError = "no_source"        // no way to dump the target
+	StacksErrorNotJVM          StacksError = "not_jvm"          // the process is not a HotSpot JVM
+	StacksErrorOther           StacksError = "other"            // any other failure
+	StacksErrorParse           StacksError = "parse"            // the thread dump could not be parsed
+	StacksErrorPermission      StacksError = "permission"       // not allowed to attach
+	StacksErrorProcessGone     StacksError = "process_gone"     // the process ended
+	StacksErrorProtocol        StacksError = "protocol"         // the attach protocol broke
+	StacksErrorRESTConfig      StacksError = "rest_config"      // a Spark UI address that cannot be used
+	StacksErrorRESTDecode      StacksError = "rest_decode"      // a REST thread dump that cannot be read
+	StacksErrorRESTStatus      StacksError = "rest_status"      // the Spark UI answered with an error status
+	StacksErrorRESTUnreachable StacksError = "rest_unreachable" // the Spark UI could not be reached
+	StacksErrorTimeout         StacksError = "timeout"          // the dump took too long
+)
+
 // The closed labels.
 var (
 	// TaskTimeCategory is the category of the task-time families.
@@ -374,6 +398,10 @@ var (
 		EventlogErrorTruncatedLine, EventlogErrorUnknownCodec, EventlogErrorUnreadable)
 	ObjectOpLabel     = Closed("op", ObjectOpGet, ObjectOpList, ObjectOpOther, ObjectOpStat)
 	ObjectResultLabel = Closed("result", ObjectResultDenied, ObjectResultError, ObjectResultNotFound, ObjectResultOK, ObjectResultThrottled)
+	StacksErrorLabel  = Closed("reason", StacksErrorAttachDisabled, StacksErrorCommandFailed, StacksErrorNoPID,
+		StacksErrorNoSource, StacksErrorNotJVM, StacksErrorOther, StacksErrorParse, StacksErrorPermission,
+		StacksErrorProcessGone, StacksErrorProtocol, StacksErrorRESTConfig, StacksErrorRESTDecode, StacksErrorRESTStatus,
+		StacksErrorRESTUnreachable, StacksErrorTimeout)
 	ExportResultLabel = Closed("result", ExportFailure, ExportSuccess)
 	FindingKindLabel  = Closed("kind", FindingBottleneckOperator, FindingColdCache, FindingDriverMemoryPressure,
 		FindingDynamicFilterUnused, FindingExecutorCountOversized, FindingExpensiveFilterOrProject, FindingGCPressure,

@@ -11,6 +11,6 @@ var (
 		"Share of task-thread samples not running over --stacks.window, computed in the background.")
 	StacksDumpDuration = secStacks.New("sparkglance_stacks_dump_duration_seconds", Histogram, "s", ThreadTargetLabels,
 		"Time to take and parse one successful thread dump (attach or Spark REST).")
-	StacksErrors = secStacks.New("sparkglance_stacks_errors_total", Counter, "{error}", Labels(ThreadTargetLabels, Open("reason")),
+	StacksErrors = secStacks.New("sparkglance_stacks_errors_total", Counter, "{error}", Labels(ThreadTargetLabels, StacksErrorLabel.Label()),
 		"Thread dumps that failed, by reason (attach_disabled, not_jvm, process_gone, permission, timeout, rest_status, …).")
 )
