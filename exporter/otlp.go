@@ -413,7 +413,7 @@ func (s *otlpStats) Collect(ch chan<- prometheus.Metric) {
 	for _, r := range []struct {
 		result string
 		n      uint64
-	}{{"success", s.success.Load()}, {"failure", s.failure.Load()}} {
+	}{{string(sm.ExportSuccess), s.success.Load()}, {string(sm.ExportFailure), s.failure.Load()}} {
 		ch <- prometheus.MustNewConstMetricWithCreatedTimestamp(sm.OTLPExports.Desc(), prometheus.CounterValue, float64(r.n), s.since, r.result)
 	}
 }

@@ -52,7 +52,7 @@ func (c *backfillCommand) run(ctx context.Context) error {
 	cfg := analysis.DefaultConfig()
 	cfg.Interval = *c.interval
 	problems := 0
-	opt := backfill.Options{Analysis: cfg, Metrics: eventlog.Metrics(), Problem: func(p sparklog.Problem) {
+	opt := backfill.Options{Analysis: cfg, Problem: func(p sparklog.Problem) {
 		if problems++; problems <= 20 {
 			fmt.Fprintf(c.errOut, "sparkglance backfill: %s\n", p.String())
 		}

@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -107,7 +109,9 @@ func TestServeDemoExportsCountersFromTheStart(t *testing.T) {
 // the collector defines shows in /metrics, and the finished application's
 // document has every
 // section of the glance page (intervals, stages with the failed attempt and
-// its retry, spill, findings, SQL). On shutdown the demo's directory is gone.
+// its retry, spill, findings, SQL). Every series of every scrape carries
+// only the labels the schema declares for its family, closed ones with
+// their declared values. On shutdown the demo's directory is gone.
 func TestDemoPlaysEveryDashboardFamily(t *testing.T) {
 	want := dashboardFamiliesOf(t, eventlog.Metrics())
 	if len(want) < 10 {
@@ -125,6 +129,7 @@ func TestDemoPlaysEveryDashboardFamily(t *testing.T) {
 	}()
 
 	seen := map[string]bool{}
+	var labelErr error
 	var finished *analysis.Report
 	base := "http://" + addr
 	client := &http.Client{Timeout: 5 * time.Second}
@@ -138,6 +143,9 @@ func TestDemoPlaysEveryDashboardFamily(t *testing.T) {
 				seen[name] = true
 			}
 		}
+		if err := metricschema.CheckSeries(slices.Collect(maps.Values(families))); err != nil && labelErr == nil {
+			labelErr = err
+		}
 		if finished == nil {
 			finished = finishedDemoApp(client, base)
 		}
@@ -147,6 +155,9 @@ func TestDemoPlaysEveryDashboardFamily(t *testing.T) {
 	}
 	if m := missing(want, seen); len(m) > 0 {
 		t.Errorf("dashboard families of the event-log collector never in /metrics: %v", m)
+	}
+	if labelErr != nil {
+		t.Error(labelErr)
 	}
 	if finished == nil {
 		t.Fatal("no demo application finished within 2 minutes")

@@ -10,6 +10,7 @@ import (
 	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/analysis/sqlops"
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
 )
 
@@ -210,7 +211,7 @@ func (a *trackedApp) pollOnce(ctx context.Context) bool {
 	if err != nil {
 		if !a.failing {
 			a.failing = true
-			a.w.countError("open-failed")
+			a.w.countError(string(sm.EventlogErrorOpenFailed))
 			a.log.Warn("cannot read event log; will retry", "err", err)
 		}
 	} else {
@@ -327,7 +328,7 @@ func (a *trackedApp) store(v *appView) {
 // gauges take the new values. The old view stays until the new one is
 // published; if the log then shows another application, the old one ends.
 func (a *trackedApp) restart(why string) {
-	a.w.countError("log-rewritten")
+	a.w.countError(string(sm.EventlogErrorLogRewritten))
 	a.log.Warn("event log rewritten; reading it again from its start", "reason", why)
 	if v := a.view.Load(); v != nil && a.replaced == nil {
 		a.replaced = v

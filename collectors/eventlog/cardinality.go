@@ -104,15 +104,15 @@ func summariesOf(execs []execView) *execSummaries {
 var executorSummaryFamilies = []family{
 	{m: appExecTaskTime, emit: func(ch sink, p *appPairs, _ time.Time) {
 		if s := p.v.execSummary; s != nil {
-			for _, c := range [...]string{"cpu", "gc", "run", "serde", "shuffle"} {
-				sendSummary(ch, appExecTaskTime, p, &s.taskTime[taskTimeIndex[c]], c)
+			for _, c := range sm.TaskTimeCategory.Values {
+				sendSummary(ch, appExecTaskTime, p, &s.taskTime[taskTimeIndex[c]], string(c))
 			}
 		}
 	}},
 	{m: appExecSpill, emit: func(ch sink, p *appPairs, _ time.Time) {
 		if s := p.v.execSummary; s != nil {
-			sendSummary(ch, appExecSpill, p, &s.diskSpill, "disk")
-			sendSummary(ch, appExecSpill, p, &s.memSpill, "memory")
+			sendSummary(ch, appExecSpill, p, &s.diskSpill, string(sm.MediumDisk))
+			sendSummary(ch, appExecSpill, p, &s.memSpill, string(sm.MediumMemory))
 		}
 	}},
 	summaryFamily(appExecShuffleRead, func(s *execSummaries) *execSummary { return &s.shuffleRead }),
@@ -192,7 +192,7 @@ func (s *executorShaper) name(execs []execView, limit int) {
 	if len(s.named) >= limit {
 		return
 	}
-	run := taskTimeIndex["run"]
+	run := taskTimeIndex[sm.CategoryRun]
 	cands := slices.Clone(execs)
 	slices.SortFunc(cands, func(a, b execView) int {
 		if c := cmp.Compare(b.totals.Time[run], a.totals.Time[run]); c != 0 {

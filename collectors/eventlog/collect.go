@@ -10,6 +10,7 @@ import (
 
 	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/internal/analysis/sqlops"
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
 // selfMetrics are the collector's own figures: applications by state,
@@ -27,8 +28,8 @@ func (w *Watcher) selfMetrics(tracked []*trackedApp) []prometheus.Metric {
 		}
 	}
 	out := []prometheus.Metric{
-		prometheus.MustNewConstMetric(selfApps.Desc(), gauge, running, "running"),
-		prometheus.MustNewConstMetric(selfApps.Desc(), gauge, finished, "finished"),
+		prometheus.MustNewConstMetric(selfApps.Desc(), gauge, running, string(sm.AppStateRunning)),
+		prometheus.MustNewConstMetric(selfApps.Desc(), gauge, finished, string(sm.AppStateFinished)),
 		prometheus.MustNewConstMetricWithCreatedTimestamp(selfBytes.Desc(), counter, float64(w.stats.bytes.Load()), w.stats.since),
 		prometheus.MustNewConstMetricWithCreatedTimestamp(selfEvents.Desc(), counter, float64(w.stats.events.Load()), w.stats.since),
 	}
@@ -199,7 +200,7 @@ var families = append([]family{
 		p.send(appActiveTasks, p.v.activeTasks)
 	}},
 	{m: appTasks, emit: func(ch sink, p *appPairs, _ time.Time) {
-		for _, status := range [...]string{"failed", "killed", "success"} {
+		for _, status := range sm.TaskStatusLabel.Values {
 			p.send(appTasks, p.v.tasks[statusIndex[status]], statusPairs[status])
 		}
 	}},
@@ -210,7 +211,7 @@ var families = append([]family{
 	}},
 	{m: appIntervalTimeRatio, emit: func(ch sink, p *appPairs, _ time.Time) {
 		if iv := p.v.interval; iv != nil {
-			for _, c := range [...]string{"cpu", "gc", "serde", "shuffle"} {
+			for _, c := range sm.IntervalCategory.Values {
 				p.send(appIntervalTimeRatio, iv.ratios[ratioIndex[c]], ratioPairs[c])
 			}
 		}
@@ -221,7 +222,7 @@ var families = append([]family{
 		}
 	}},
 	{m: appSettledTaskSeconds, emit: func(ch sink, p *appPairs, _ time.Time) {
-		for _, c := range [...]string{"cpu", "gc", "serde", "shuffle"} {
+		for _, c := range sm.IntervalCategory.Values {
 			p.send(appSettledTaskSeconds, p.v.settled.task[ratioIndex[c]], ratioPairs[c])
 		}
 	}},
@@ -246,7 +247,7 @@ var families = append([]family{
 	execFamily(execCores, func(e *execView) (float64, bool) { return e.cores, e.live }),
 	execFamily(execActiveTasks, func(e *execView) (float64, bool) { return e.activeTasks, e.live }),
 	{m: execTaskTime, emit: func(ch sink, p *appPairs, _ time.Time) {
-		for _, c := range [...]string{"cpu", "gc", "run", "serde", "shuffle"} {
+		for _, c := range sm.TaskTimeCategory.Values {
 			cat, pair := taskTimeIndex[c], taskTimePairs[c] // looked up once, not per executor
 			for i := range p.v.executors {
 				e := &p.v.executors[i]
@@ -255,7 +256,7 @@ var families = append([]family{
 		}
 	}},
 	{m: execSpill, emit: func(ch sink, p *appPairs, _ time.Time) {
-		disk, memory := mediumPairs["disk"], mediumPairs["memory"]
+		disk, memory := mediumPairs[sm.MediumDisk], mediumPairs[sm.MediumMemory]
 		for i := range p.v.executors {
 			t := &p.v.executors[i].totals
 			p.add(execSpill, p.execCreated[i], t.DiskSpill, p.id, p.name, p.execs[i], disk)
@@ -267,7 +268,7 @@ var families = append([]family{
 		if iv == nil {
 			return
 		}
-		disk, memory := mediumPairs["disk"], mediumPairs["memory"]
+		disk, memory := mediumPairs[sm.MediumDisk], mediumPairs[sm.MediumMemory]
 		for i := range p.v.executors {
 			s := iv.spill[p.v.executors[i].id]
 			p.add(execIntervalSpill, p.execCreated[i], s[1], p.id, p.name, p.execs[i], disk)
@@ -275,7 +276,7 @@ var families = append([]family{
 		}
 	}},
 	{m: execSettledSpill, emit: func(ch sink, p *appPairs, _ time.Time) {
-		disk, memory := mediumPairs["disk"], mediumPairs["memory"]
+		disk, memory := mediumPairs[sm.MediumDisk], mediumPairs[sm.MediumMemory]
 		for i := range p.v.executors {
 			s := p.v.settled.spill[p.v.executors[i].id]
 			p.add(execSettledSpill, p.execCreated[i], s[1], p.id, p.name, p.execs[i], disk)
@@ -287,9 +288,9 @@ var families = append([]family{
 	execFamily(execInput, func(e *execView) (float64, bool) { return e.totals.Input, true }),
 	execFamily(execOutput, func(e *execView) (float64, bool) { return e.totals.Output, true }),
 	{m: sqlExecutions, emit: func(ch sink, p *appPairs, _ time.Time) {
-		for _, status := range sqlStatuses {
-			if n, ok := p.v.sql.ExecutionsByStatus[status]; ok {
-				p.send(sqlExecutions, float64(n), p.pair("status", strings.ToLower(status)))
+		for _, status := range sm.SQLStatusLabel.Values {
+			if n, ok := p.v.sql.ExecutionsByStatus[sqlStatuses[status]]; ok {
+				p.send(sqlExecutions, float64(n), sqlStatusPairs[status])
 			}
 		}
 	}},
@@ -309,8 +310,12 @@ var families = append([]family{
 	sqlOperatorFamily(sqlOpPeakMemory, func(o *sqlops.OperatorTotals) float64 { return o.PeakMemoryBytes }),
 }, slices.Concat(executorSummaryFamilies, streamingFamilies, stageFamilies)...)
 
-// sqlStatuses are sqlops' execution statuses in label order.
-var sqlStatuses = []string{sqlops.StatusCompleted, sqlops.StatusFailed, sqlops.StatusRunning}
+// sqlStatuses are sqlops' execution statuses by label value.
+var sqlStatuses = map[sm.SQLStatus]string{
+	sm.SQLCompleted: sqlops.StatusCompleted, sm.SQLFailed: sqlops.StatusFailed, sm.SQLRunning: sqlops.StatusRunning,
+}
+
+var sqlStatusPairs = newConstPairs(sm.SQLStatusLabel)
 
 // sqlOperatorFamily emits m for each of the application's top operators.
 func sqlOperatorFamily(m *Metric, value func(*sqlops.OperatorTotals) float64) family {
@@ -352,16 +357,18 @@ func execFamily(m *Metric, value func(*execView) (float64, bool)) family {
 	}}
 }
 
+// The indices of label values in the arrays the views hold figures in
+// (the analysis' order, not the labels').
 var (
-	statusIndex   = map[string]int{"success": 0, "failed": 1, "killed": 2}
+	statusIndex   = map[sm.TaskStatus]int{sm.TaskSuccess: 0, sm.TaskFailed: 1, sm.TaskKilled: 2}
 	ratioIndex    = indexOf(intervalCategories[:])
 	taskTimeIndex = indexOf(taskTimeCategories[:])
 )
 
-func indexOf(values []string) map[string]int {
-	m := make(map[string]int, len(values))
+func indexOf[S ~string](values []S) map[sm.Category]int {
+	m := make(map[sm.Category]int, len(values))
 	for i, v := range values {
-		m[v] = i
+		m[sm.Category(v)] = i
 	}
 	return m
 }

@@ -62,7 +62,7 @@ func (w *Watcher) Families(ctx context.Context) ([]exporter.Family, error) {
 		}
 		self[m.Desc()] = append(self[m.Desc()], d)
 	}
-	for _, def := range []*sm.Metric{sm.EventlogApps, sm.EventlogBytesRead, sm.EventlogEvents, sm.EventlogErrors, sm.EventlogSkipped, sm.EventlogShardInfo, sm.EventlogBacklog, sm.EventlogObjectRequests} {
+	for _, def := range Metrics() { // those selfMetrics gave; the exporter sorts families by name
 		if ms := self[def.Desc()]; len(ms) > 0 {
 			out = appendFamily(out, def, []*exporter.Part{exporter.NewPart(def.Name, dtoType(def), ms)})
 		}

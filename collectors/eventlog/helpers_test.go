@@ -17,6 +17,7 @@ import (
 
 	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/internal/analysis"
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
 	"github.com/sparkglance/sparkglance/internal/testkit"
 )
@@ -103,7 +104,9 @@ func gather(t testing.TB, w *Watcher) map[string]*dto.MetricFamily {
 }
 
 // gatherWith is gather handing Families' error (the collector's failure,
-// its families still served) to onErr.
+// its families still served) to onErr. Every test that scrapes checks that
+// each series carries only the labels and closed values the schema
+// declares for its family.
 func gatherWith(t testing.TB, w *Watcher, onErr func(error)) map[string]*dto.MetricFamily {
 	t.Helper()
 	fs, err := w.Families(context.Background())
@@ -113,6 +116,9 @@ func gatherWith(t testing.TB, w *Watcher, onErr func(error)) map[string]*dto.Met
 	mfs, err := exporter.GatherFamilies(fs)
 	if err != nil {
 		t.Fatalf("gather: %v", err)
+	}
+	if err := sm.CheckSeries(mfs); err != nil {
+		t.Error(err)
 	}
 	out := map[string]*dto.MetricFamily{}
 	for _, mf := range mfs {

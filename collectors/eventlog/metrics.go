@@ -1,8 +1,6 @@
 package eventlog
 
 import (
-	"slices"
-
 	"github.com/prometheus/client_golang/prometheus"
 
 	sm "github.com/sparkglance/sparkglance/internal/metricschema"
@@ -73,16 +71,3 @@ var (
 // Metrics lists every metric of the event-log collector in documentation
 // order: the schema's eventlog sections.
 func Metrics() []*sm.Metric { return sm.For(sm.CollectorEventlog) }
-
-func metricTable() []*Metric {
-	return append([]*Metric{
-		appInfo, appStart, appEnd, appCores, appCoreSeconds, appActiveTasks, appTasks,
-		appIntervalEfficiency, appIntervalTimeRatio, appIntervalStart, appSettledTaskSeconds, appSettledCoreSeconds,
-		stageActive, appFinding,
-		execCores, execActiveTasks, execTaskTime, execSpill, execIntervalSpill, execSettledSpill,
-		execShuffleRead, execShuffleWrite, execInput, execOutput,
-		sqlExecutions, sqlDuration, sqlOpTime, sqlOpSpill, sqlOpPeakMemory,
-		appExecTaskTime, appExecSpill, appExecShuffleRead, appExecShuffleWrite, appExecInput, appExecOutput,
-		selfApps, selfBytes, selfEvents, selfErrors, selfSkipped, selfLag, selfShardInfo, selfBacklog, selfObjectRequests,
-	}, slices.Concat(streamingMetricTable(), stageMetrics)...)
-}

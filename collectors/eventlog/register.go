@@ -4,10 +4,11 @@ import (
 	"log/slog"
 
 	"github.com/sparkglance/sparkglance/exporter"
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
 // CollectorName is the collector's name: --collector.eventlog.
-const CollectorName = "eventlog"
+const CollectorName = sm.CollectorEventlog
 
 // Register adds the event-log collector to cat. It records the applications
 // it follows in claims (which the command hands to the spark collector too).

@@ -71,22 +71,23 @@ func (p *appPairs) add(m *Metric, createdMs int64, value float64, pairs ...pairR
 	p.cols.Add(value, createdMs, sorted[:len(pairs)]...)
 }
 
-// constPairs are pairs of fixed label values (category="cpu", …), made
-// once for every view.
-type constPairs map[string]pairRef
+// constPairs are the pairs of a closed label's values (category="cpu",
+// …), made once for every view.
+type constPairs[V ~string] map[V]pairRef
 
-func newConstPairs(name string, values ...string) constPairs {
-	c := constPairs{}
-	for _, v := range values {
+func newConstPairs[V ~string](l sm.ClosedLabel[V]) constPairs[V] {
+	c := constPairs[V]{}
+	for _, v := range l.Values {
 		c[v] = pairRef(len(constTable))
-		constTable = append(constTable, labelPair(name, v))
+		constTable = append(constTable, labelPair(l.Name, string(v)))
 	}
 	return c
 }
 
 var (
-	taskTimePairs = newConstPairs("category", taskTimeCategories[:]...)
-	ratioPairs    = newConstPairs("category", intervalCategories[:]...)
-	mediumPairs   = newConstPairs("medium", "memory", "disk")
-	statusPairs   = newConstPairs("status", "success", "failed", "killed")
+	taskTimePairs  = newConstPairs(sm.TaskTimeCategory)
+	ratioPairs     = newConstPairs(sm.IntervalCategory)
+	mediumPairs    = newConstPairs(sm.SpillMedium)
+	statusPairs    = newConstPairs(sm.TaskStatusLabel)
+	jobStatusPairs = newConstPairs(sm.JobStatusLabel)
 )

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"time"
 
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
 )
 
@@ -12,12 +13,10 @@ import (
 // because --eventlog.max-apps applications are held already, or because
 // another log admitted earlier shows the same application attempt.
 const (
-	skipMaxApps   = "max-apps"
-	skipRetention = "retention"
-	skipDuplicate = "duplicate-app"
+	skipMaxApps   = string(sm.SkipMaxApps)
+	skipRetention = string(sm.SkipRetention)
+	skipDuplicate = string(sm.SkipDuplicateApp)
 )
-
-var skipReasons = []string{skipDuplicate, skipMaxApps, skipRetention}
 
 // errorReasons are the reasons of sparkglance_eventlog_errors_total known
 // in advance; they are exported at 0 from the start, so that a dashboard
@@ -27,7 +26,8 @@ var errorReasons = []string{
 	string(sparklog.ProblemTruncatedData), string(sparklog.ProblemUnknownCodec), string(sparklog.ProblemCodecMismatch),
 	string(sparklog.ProblemEmptyFile), string(sparklog.ProblemLineTooLong), string(sparklog.ProblemTruncatedLine),
 	string(sparklog.ProblemMissingFile), string(sparklog.ProblemLayout), string(sparklog.ProblemFileShrank),
-	string(sparklog.ProblemIO), "open-failed", "dir-unreadable", "log-vanished", "max-apps",
+	string(sparklog.ProblemIO), string(sm.EventlogErrorOpenFailed), string(sm.EventlogErrorDirUnreadable),
+	string(sm.EventlogErrorLogVanished), string(sm.EventlogErrorMaxApps),
 }
 
 // skipState counts logs left out, each once, and remembers the logs
@@ -120,9 +120,9 @@ func (w *Watcher) reportSkipped() {
 
 // skippedCounts are the counters by reason, every known reason included.
 func (w *Watcher) skippedCounts() map[string]float64 {
-	out := make(map[string]float64, len(skipReasons))
-	for _, r := range skipReasons {
-		out[r] = 0
+	out := make(map[string]float64, len(sm.SkipReasonLabel.Values))
+	for _, r := range sm.SkipReasonLabel.Values {
+		out[string(r)] = 0
 	}
 	w.skips.mu.Lock()
 	for r, n := range w.skips.counts {

@@ -12,6 +12,7 @@ import (
 	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/analysis/sqlops"
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
 // appView is an immutable snapshot of one application attempt, ready to be
@@ -89,7 +90,7 @@ type intervalView struct {
 }
 
 // Interval categories of spark_app_interval_time_ratio, in output order.
-var intervalCategories = [...]string{"cpu", "shuffle", "serde", "gc"}
+var intervalCategories = [...]sm.Category{sm.CategoryCPU, sm.CategoryShuffle, sm.CategorySerde, sm.CategoryGC}
 
 type execView struct {
 	id          string

@@ -37,12 +37,6 @@ var (
 	appCost           = of(sm.AppCost)
 )
 
-// stageMetrics are the families of this file, in metricTable order.
-var stageMetrics = []*Metric{
-	stageDuration, stageTasks, stageTaskTime, stageSpill, stageShuffleRead, stageShuffleWrite,
-	stageInput, stageOutput, stageEnergy, stageCost, jobDuration, jobsTotal, appEnergy, appCost,
-}
-
 // stageRow is one stage id's figures (its attempts summed), or those of
 // every stage beyond the limit.
 type stageRow struct {
@@ -177,7 +171,7 @@ var stageFamilies = []family{
 	{m: stageTasks, emit: func(ch sink, p *appPairs, _ time.Time) {
 		for _, r := range p.stageRows() {
 			id := p.pair("stage_id", r.id)
-			for _, status := range [...]string{"failed", "killed", "success"} {
+			for _, status := range sm.TaskStatusLabel.Values {
 				p.send(stageTasks, r.tasks[statusIndex[status]], id, statusPairs[status])
 			}
 		}
@@ -185,7 +179,7 @@ var stageFamilies = []family{
 	{m: stageTaskTime, emit: func(ch sink, p *appPairs, _ time.Time) {
 		rows := p.stageRows()
 		ids := p.stageIDPairs(rows)
-		for _, c := range [...]string{"cpu", "gc", "run", "serde", "shuffle"} {
+		for _, c := range sm.TaskTimeCategory.Values {
 			for i := range rows {
 				p.send(stageTaskTime, rows[i].Time[taskTimeIndex[c]], ids[i], taskTimePairs[c])
 			}
@@ -195,10 +189,10 @@ var stageFamilies = []family{
 		rows := p.stageRows()
 		ids := p.stageIDPairs(rows)
 		for i := range rows {
-			p.send(stageSpill, rows[i].DiskSpill, ids[i], mediumPairs["disk"])
+			p.send(stageSpill, rows[i].DiskSpill, ids[i], mediumPairs[sm.MediumDisk])
 		}
 		for i := range rows {
-			p.send(stageSpill, rows[i].MemorySpill, ids[i], mediumPairs["memory"])
+			p.send(stageSpill, rows[i].MemorySpill, ids[i], mediumPairs[sm.MediumMemory])
 		}
 	}},
 	stageFamily(stageShuffleRead, func(r *stageRow) float64 { return r.ShuffleRead }),
@@ -211,7 +205,7 @@ var stageFamilies = []family{
 			return
 		}
 		if sv.measured { // "measured" sorts before "model"
-			src := p.pair("source", analysis.EnergySourceMeasured)
+			src := p.pair("source", string(sm.EnergyMeasured))
 			for _, r := range sv.rows {
 				p.send(stageEnergy, r.measuredJoules, p.pair("stage_id", r.id), src)
 			}
@@ -245,8 +239,8 @@ var stageFamilies = []family{
 	}},
 	{m: jobsTotal, emit: func(ch sink, p *appPairs, _ time.Time) {
 		if sv := p.v.stages; sv != nil {
-			p.send(jobsTotal, sv.jobsEnded[0], jobStatusPairs["failed"])
-			p.send(jobsTotal, sv.jobsEnded[1], jobStatusPairs["succeeded"])
+			p.send(jobsTotal, sv.jobsEnded[0], jobStatusPairs[sm.JobFailed])
+			p.send(jobsTotal, sv.jobsEnded[1], jobStatusPairs[sm.JobSucceeded])
 		}
 	}},
 	{m: appEnergy, emit: func(ch sink, p *appPairs, _ time.Time) {
@@ -255,7 +249,7 @@ var stageFamilies = []family{
 			return
 		}
 		if sv.measured {
-			p.send(appEnergy, sv.measuredWh, p.pair("source", analysis.EnergySourceMeasured))
+			p.send(appEnergy, sv.measuredWh, p.pair("source", string(sm.EnergyMeasured)))
 		}
 		p.send(appEnergy, sv.energyWh, p.pair("source", sv.energySource))
 	}},
@@ -265,8 +259,6 @@ var stageFamilies = []family{
 		}
 	}},
 }
-
-var jobStatusPairs = newConstPairs("status", "failed", "succeeded")
 
 func (p *appPairs) stageRows() []stageRow {
 	if p.v.stages == nil {

@@ -174,8 +174,8 @@ func TestStageSeriesBudget(t *testing.T) {
 	mfs := gather(t, w)
 	perStage := map[string]int{}
 	other := 0
-	for _, m := range stageMetrics {
-		for _, s := range mfs[m.Name].GetMetric() {
+	for _, f := range stageFamilies {
+		for _, s := range mfs[f.m.Name].GetMetric() {
 			id := ""
 			for _, l := range s.GetLabel() {
 				if l.GetName() == "stage_id" {

@@ -75,12 +75,6 @@ var (
 	streamingBehind        = of(sm.StreamingBehindBatches)
 )
 
-func streamingMetricTable() []*Metric {
-	return []*Metric{streamingBatches, streamingInputRows, streamingDuration, streamingPhase, streamingTrigger,
-		streamingInputRate, streamingProcessedRate, streamingStateRows, streamingStateMemory, streamingWatermarkLag,
-		streamingOffsetLag, streamingBehind}
-}
-
 // streamingFamily emits m for every query for which value says so.
 func streamingFamily(m *Metric, value func(*streamingView) (float64, bool)) family {
 	return family{m: m, emit: func(ch sink, p *appPairs, _ time.Time) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
 )
 
@@ -365,7 +366,7 @@ func (w *Watcher) scan(ctx context.Context, nw *fsnotify.Watcher) {
 		w.mu.Unlock()
 		if err != nil {
 			if !wasBad {
-				w.countError("dir-unreadable")
+				w.countError(string(sm.EventlogErrorDirUnreadable))
 				w.log.Warn("cannot list event-log directory; keeping its applications", "dir", d, "err", err)
 			}
 			continue
@@ -392,7 +393,7 @@ func (w *Watcher) scan(ctx context.Context, nw *fsnotify.Watcher) {
 	w.mu.Unlock()
 	w.forgetUnlisted(listed, okDirs)
 	for _, a := range gone {
-		w.countError("log-vanished")
+		w.countError(string(sm.EventlogErrorLogVanished))
 		w.log.Info("event log removed; dropping its application", "log", a.key)
 		a.stop()
 	}
@@ -448,7 +449,7 @@ func (w *Watcher) admit(ctx context.Context, found []sparklog.Log, now time.Time
 		if len(w.apps) >= w.cfg.MaxApps && !w.makeRoomLocked(c) {
 			if !w.leftOut[c.log.Key] {
 				w.leftOut[c.log.Key] = true
-				w.countError("max-apps")
+				w.countError(string(sm.EventlogErrorMaxApps))
 				w.skip(c.log.Key, skipMaxApps)
 				w.log.Warn("--eventlog.max-apps reached; not following log", "log", c.log.Key, "max_apps", w.cfg.MaxApps)
 			}
@@ -525,7 +526,7 @@ func (w *Watcher) rereadChanged(found []sparklog.Log) {
 	}
 	w.mu.Unlock()
 	for _, a := range changed {
-		w.countError("log-rewritten")
+		w.countError(string(sm.EventlogErrorLogRewritten))
 		w.log.Info("finished event log changed after it was read; reading it again", "log", a.key)
 		a.stop()
 	}
@@ -600,7 +601,7 @@ func (w *Watcher) checkDuplicate(a *trackedApp, v *appView) {
 		return
 	}
 	if prev := a.dupOf.Swap(&first.key); prev == nil || *prev != first.key {
-		w.countError("duplicate-app")
+		w.countError(string(sm.EventlogErrorDuplicateApp))
 		w.skip(a.key, skipDuplicate)
 		a.log.Warn("event log shows an application attempt another log already shows; not exported",
 			"app_id", v.appID, "attempt_id", v.attemptID, "first_log", first.key)

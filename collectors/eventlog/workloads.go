@@ -175,8 +175,8 @@ func (ws *workloads) families() ([]exporter.Family, error) {
 	}
 	for _, raw := range ws.hist.Workloads() {
 		key := exporter.LabelValue(raw) // a name with invalid UTF-8 must not fail the scrape
-		for _, status := range workload.StatusLabels() {
-			m, err := prometheus.NewConstMetricWithCreatedTimestamp(sm.WorkloadRuns.Desc(), prometheus.CounterValue, runs[raw][status], ws.since, key, status)
+		for _, status := range sm.WorkloadStatusLabel.Values {
+			m, err := prometheus.NewConstMetricWithCreatedTimestamp(sm.WorkloadRuns.Desc(), prometheus.CounterValue, runs[raw][string(status)], ws.since, key, string(status))
 			put(sm.WorkloadRuns, m, err)
 		}
 		_, fin, ok := ws.hist.Latest(raw)
@@ -218,8 +218,7 @@ func (ws *workloads) families() ([]exporter.Family, error) {
 		return nil, fmt.Errorf("workload series: %w", errs[0])
 	}
 	var out []exporter.Family
-	for _, def := range []*sm.Metric{sm.WorkloadRuns, sm.WorkloadLastRunRatio, sm.WorkloadRegression, sm.WorkloadBaseline,
-		sm.WorkloadLastRunValue, sm.WorkloadLastRunStart, sm.WorkloadDropped} {
+	for _, def := range Metrics() { // those put above; the exporter sorts families by name
 		if ms := byDesc[def]; len(ms) > 0 {
 			out = appendFamily(out, def, []*exporter.Part{exporter.NewPart(def.Name, dtoType(def), ms)})
 		}

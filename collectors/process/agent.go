@@ -10,12 +10,14 @@ import (
 
 	"github.com/sparkglance/sparkglance/internal/cputdp"
 	"github.com/sparkglance/sparkglance/internal/jvm/discovery"
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
-// Power sources, as exported in the source label of the energy counters.
+// Power sources, as exported in the source label of the energy counters
+// (declared in the metric schema).
 const (
-	SourceRAPL = "rapl"
-	SourceTDP  = "tdp"
+	SourceRAPL = string(sm.PowerRAPL)
+	SourceTDP  = string(sm.PowerTDP)
 )
 
 // Agent is the node agent's model: the processes it tracks and the

@@ -5,6 +5,7 @@ import (
 
 	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/internal/jvm/discovery"
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
 // Register adds the process collector to cat, sampling the JVMs of d (the
@@ -22,7 +23,7 @@ func Register(cat *exporter.Catalog, d *discovery.Service) { register(cat, d, ne
 // TDP of a Spark node).
 func register(cat *exporter.Catalog, d *discovery.Service, tdpWatts *float64, built func(*Agent)) {
 	var opts Options
-	cat.Register("process", false, func(logger *slog.Logger) (exporter.Collector, error) {
+	cat.Register(sm.CollectorProcess, false, func(logger *slog.Logger) (exporter.Collector, error) {
 		scanner, err := d.SamplerScanner(logger)
 		if err != nil {
 			return nil, err

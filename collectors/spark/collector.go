@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/sparkglance/sparkglance/exporter"
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
 // Options configure a [Collector]; the zero values of the numbers take the
@@ -215,8 +216,8 @@ func (c *Collector) emitHealth(ch chan<- prometheus.Metric, status []targetResul
 		name := exporter.LabelValue(r.name) // a targets file is read as it is
 		ch <- prometheus.MustNewConstMetric(targetUp.Desc(), prometheus.GaugeValue, boolValue(r.fault == nil), name)
 		ch <- prometheus.MustNewConstMetric(targetDuration.Desc(), prometheus.GaugeValue, r.duration.Seconds(), name)
-		for _, reason := range allReasons {
-			ch <- prometheus.MustNewConstMetric(targetErrors.Desc(), prometheus.CounterValue, c.errs[r.name][reason], name, reason)
+		for _, reason := range sm.TargetErrorLabel.Values {
+			ch <- prometheus.MustNewConstMetric(targetErrors.Desc(), prometheus.CounterValue, c.errs[r.name][string(reason)], name, string(reason))
 		}
 	}
 	if c.opts.TargetsFile != "" {

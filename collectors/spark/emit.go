@@ -137,8 +137,8 @@ func (e *emitter) emitExecutor(a application, x executor, claimed bool) {
 		e.emit(sm.ExecutorActiveTasks, x.ActiveTasks, lv...)
 		// REST totalDuration is Σ(finish − launch) and totalGCTime Σ JVM GC
 		// time over ended tasks: the event-log collector's run and gc.
-		e.emitSince(sm.ExecutorTaskTime, since, x.TotalGCTime/1e3, a.ID, a.Name, x.ID, "gc")
-		e.emitSince(sm.ExecutorTaskTime, since, x.TotalDuration/1e3, a.ID, a.Name, x.ID, "run")
+		e.emitSince(sm.ExecutorTaskTime, since, x.TotalGCTime/1e3, a.ID, a.Name, x.ID, string(sm.CategoryGC))
+		e.emitSince(sm.ExecutorTaskTime, since, x.TotalDuration/1e3, a.ID, a.Name, x.ID, string(sm.CategoryRun))
 		e.emitSince(sm.ExecutorInputBytes, since, x.TotalInputBytes, lv...)
 		e.emitSince(sm.ExecutorShuffleReadBytes, since, x.TotalShuffleRead, lv...)
 		e.emitSince(sm.ExecutorShuffleWriteBytes, since, x.TotalShuffleWrite, lv...)

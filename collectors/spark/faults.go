@@ -6,27 +6,24 @@ import (
 	"fmt"
 	"net"
 	"syscall"
+
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
 // Reasons a target read fails: the values of spark_target_scrape_errors_total's
-// reason label. Every reason is exported at 0 for every target, so that
-// rate() works from the first failure on.
+// reason label, declared in the metric schema. Every reason is exported at
+// 0 for every target, so that rate() works from the first failure on.
 const (
-	reasonTimeout     = "timeout"      // deadline passed (connect, headers or body)
-	reasonRefused     = "refused"      // connection refused
-	reasonNetwork     = "network"      // DNS, reset, TLS and other transport errors
-	reasonRedirect    = "redirect"     // 3xx, typically to a login page
-	reasonNotFound    = "not_found"    // 404: endpoint missing (old Spark, wrong URL)
-	reasonHTTPStatus  = "http_status"  // any other non-2xx status
-	reasonHTML        = "html"         // an HTML page instead of JSON or text
-	reasonInvalidBody = "invalid_body" // truncated or malformed JSON or text
-	reasonTooLarge    = "too_large"    // body over --spark.max-body-bytes
+	reasonTimeout     = string(sm.TargetErrorTimeout)
+	reasonRefused     = string(sm.TargetErrorRefused)
+	reasonNetwork     = string(sm.TargetErrorNetwork)
+	reasonRedirect    = string(sm.TargetErrorRedirect)
+	reasonNotFound    = string(sm.TargetErrorNotFound)
+	reasonHTTPStatus  = string(sm.TargetErrorHTTPStatus)
+	reasonHTML        = string(sm.TargetErrorHTML)
+	reasonInvalidBody = string(sm.TargetErrorInvalidBody)
+	reasonTooLarge    = string(sm.TargetErrorTooLarge)
 )
-
-var allReasons = []string{
-	reasonTimeout, reasonRefused, reasonNetwork, reasonRedirect, reasonNotFound,
-	reasonHTTPStatus, reasonHTML, reasonInvalidBody, reasonTooLarge,
-}
 
 // fault is a failed read of one endpoint of a target, with its reason.
 type fault struct {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
 // Every fault fails its own target only: spark_target_up 0, its reason
@@ -80,8 +82,8 @@ func TestFaultsFailOnlyTheirTarget(t *testing.T) {
 					t.Errorf("missing %s", want)
 				}
 			}
-			if n := len(seriesLines(text, "spark_target_scrape_errors_total{")); n != 2*len(allReasons) {
-				t.Errorf("%d error counters, want %d (every reason for both targets)", n, 2*len(allReasons))
+			if n := len(seriesLines(text, "spark_target_scrape_errors_total{")); n != 2*len(sm.TargetErrorLabel.Values) {
+				t.Errorf("%d error counters, want %d (every reason for both targets)", n, 2*len(sm.TargetErrorLabel.Values))
 			}
 			lines := logs.Lines("Spark target read failed")
 			if len(lines) != 1 || !strings.Contains(lines[0], "reason="+tc.reason) {

@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/sparkglance/sparkglance/exporter"
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
 // flagValues is filled by the command line before the factory runs.
@@ -21,7 +22,7 @@ type flagValues struct {
 func Register(cat *exporter.Catalog, claims AppClaims) {
 	fv := &flagValues{}
 	fv.opts.Claims = claims
-	cat.Register("spark", true, fv.factory,
+	cat.Register(sm.CollectorSpark, true, fv.factory,
 		exporter.WithHelp("Read Spark's metrics endpoint (/metrics/json or PrometheusServlet text) and REST API (/api/v1) from --spark.url and --spark.targets-file."),
 		exporter.WithFlags(fv.declareFlags))
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/sparkglance/sparkglance/internal/jvm/attach"
 	"github.com/sparkglance/sparkglance/internal/jvm/discovery"
 	"github.com/sparkglance/sparkglance/internal/jvm/threaddump"
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 	"github.com/sparkglance/sparkglance/internal/profiles"
 )
 
@@ -367,7 +368,7 @@ func (s profileSource) Resolve(ctx context.Context, req profiles.Request) (profi
 func (s profileSource) Dump(ctx context.Context, pt profiles.Target) (*threaddump.Dump, error) {
 	t, ok := s.resolved.Load(pt.Key)
 	if !ok {
-		return nil, &SampleError{Reason: "no_source", Err: errors.New("profile target " + pt.Key + " was never resolved")}
+		return nil, &SampleError{Reason: string(sm.StacksErrorNoSource), Err: errors.New("profile target " + pt.Key + " was never resolved")}
 	}
 	return s.c.dumper.Dump(ctx, t.(Target))
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/internal/jvm/discovery"
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 	"github.com/sparkglance/sparkglance/internal/profiles"
 )
 
@@ -22,7 +23,7 @@ func Register(cat *exporter.Catalog, d *discovery.Service) {
 		rulesFile string
 		uis       []string
 	)
-	cat.Register("stacks", false, func(logger *slog.Logger) (exporter.Collector, error) {
+	cat.Register(sm.CollectorStacks, false, func(logger *slog.Logger) (exporter.Collector, error) {
 		o := opts
 		o.Discovery = d
 		if rulesFile != "" {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sparkglance/sparkglance/internal/jvm/threaddump"
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
 // maxRESTBody bounds a Spark UI answer (a dump of thousands of threads is
@@ -104,7 +105,7 @@ func (s *RESTSource) Dump(ctx context.Context, t Target) (*threaddump.Dump, erro
 	}
 	d, err := restDump(threads)
 	if err != nil {
-		return nil, &SampleError{Reason: "rest_decode", Err: fmt.Errorf("%s%s: %w", redactURL(t.UI), path, err)}
+		return nil, &SampleError{Reason: string(sm.StacksErrorRESTDecode), Err: fmt.Errorf("%s%s: %w", redactURL(t.UI), path, err)}
 	}
 	return d, nil
 }
@@ -115,7 +116,7 @@ func (s *RESTSource) getJSON(ctx context.Context, ui, path string, v any) error 
 	raw := strings.TrimRight(ui, "/") + path
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
 	if err != nil {
-		return &SampleError{Reason: "rest_config", Err: fmt.Errorf("spark UI %q: %w", redactURL(ui), err)}
+		return &SampleError{Reason: string(sm.StacksErrorRESTConfig), Err: fmt.Errorf("spark UI %q: %w", redactURL(ui), err)}
 	}
 	// Errors are logged and shown by the profiles API: never with the
 	// user:password a --stacks.spark-ui URL may carry.
@@ -127,29 +128,29 @@ func (s *RESTSource) getJSON(ctx context.Context, ui, path string, v any) error 
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		reason := "rest_unreachable"
+		reason := string(sm.StacksErrorRESTUnreachable)
 		if ctx.Err() != nil || isTimeout(err) {
-			reason = "timeout"
+			reason = string(sm.StacksErrorTimeout)
 		}
 		return &SampleError{Reason: reason, Err: fmt.Errorf("GET %s: %w", u, err)}
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxRESTBody+1))
 	if err != nil {
-		reason := "rest_unreachable"
+		reason := string(sm.StacksErrorRESTUnreachable)
 		if ctx.Err() != nil || isTimeout(err) {
-			reason = "timeout"
+			reason = string(sm.StacksErrorTimeout)
 		}
 		return &SampleError{Reason: reason, Err: fmt.Errorf("GET %s: reading body: %w", u, err)}
 	}
 	if resp.StatusCode != http.StatusOK {
-		return &SampleError{Reason: "rest_status", Err: fmt.Errorf("GET %s: %s: %s", u, resp.Status, clipText(body, 200))}
+		return &SampleError{Reason: string(sm.StacksErrorRESTStatus), Err: fmt.Errorf("GET %s: %s: %s", u, resp.Status, clipText(body, 200))}
 	}
 	if len(body) > maxRESTBody {
-		return &SampleError{Reason: "rest_decode", Err: fmt.Errorf("GET %s: body over %d bytes", u, maxRESTBody)}
+		return &SampleError{Reason: string(sm.StacksErrorRESTDecode), Err: fmt.Errorf("GET %s: body over %d bytes", u, maxRESTBody)}
 	}
 	if err := json.Unmarshal(body, v); err != nil {
-		return &SampleError{Reason: "rest_decode", Err: fmt.Errorf("GET %s: %w", u, err)}
+		return &SampleError{Reason: string(sm.StacksErrorRESTDecode), Err: fmt.Errorf("GET %s: %w", u, err)}
 	}
 	return nil
 }

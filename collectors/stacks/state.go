@@ -12,7 +12,11 @@
 // (Update). Parsing the dumps is package threaddump's.
 package stacks
 
-import "fmt"
+import (
+	"fmt"
+
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
+)
 
 // State is what a sampled task thread was doing.
 type State uint8
@@ -30,7 +34,9 @@ const (
 	numStates
 )
 
-var stateNames = [numStates]string{"running", "shuffle_fetch", "memory_wait", "spill", "io", "lock", "backpressure", "other_wait"}
+// stateNames are the states' label values, declared in the metric schema.
+var stateNames = [numStates]sm.ThreadState{sm.ThreadRunning, sm.ThreadShuffleFetch, sm.ThreadMemoryWait, sm.ThreadSpill,
+	sm.ThreadIO, sm.ThreadLock, sm.ThreadBackpressure, sm.ThreadOtherWait}
 
 // States lists every State.
 func States() []State {
@@ -44,7 +50,7 @@ func States() []State {
 // String returns the metric label value, e.g. "shuffle_fetch".
 func (s State) String() string {
 	if s < numStates {
-		return stateNames[s]
+		return string(stateNames[s])
 	}
 	return fmt.Sprintf("state(%d)", uint8(s))
 }
@@ -52,7 +58,7 @@ func (s State) String() string {
 // ParseState is the inverse of String.
 func ParseState(name string) (State, error) {
 	for i, n := range stateNames {
-		if n == name {
+		if string(n) == name {
 			return State(i), nil
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/sparkglance/sparkglance/internal/jvm/attach"
 	"github.com/sparkglance/sparkglance/internal/jvm/discovery"
 	"github.com/sparkglance/sparkglance/internal/jvm/threaddump"
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
 // Target is one JVM to sample: through the attach protocol when PID is
@@ -73,7 +74,7 @@ type AttachDumper struct{ Client *attach.Client }
 // Dump implements Dumper for targets with a PID.
 func (d AttachDumper) Dump(ctx context.Context, t Target) (*threaddump.Dump, error) {
 	if t.PID <= 0 {
-		return nil, &SampleError{Reason: "no_pid", Err: errors.New(t.String() + " has no pid to attach to")}
+		return nil, &SampleError{Reason: string(sm.StacksErrorNoPID), Err: errors.New(t.String() + " has no pid to attach to")}
 	}
 	c := d.Client
 	if c == nil {
@@ -85,7 +86,7 @@ func (d AttachDumper) Dump(ctx context.Context, t Target) (*threaddump.Dump, err
 	}
 	dump, err := threaddump.Parse(text)
 	if err != nil {
-		return nil, &SampleError{Reason: "parse", Err: fmt.Errorf("thread dump of pid %d: %w", t.PID, err)}
+		return nil, &SampleError{Reason: string(sm.StacksErrorParse), Err: fmt.Errorf("thread dump of pid %d: %w", t.PID, err)}
 	}
 	return dump, nil
 }
@@ -107,9 +108,9 @@ func ErrorReason(err error) string {
 	case errors.As(err, &se):
 		return se.Reason
 	case errors.Is(err, context.DeadlineExceeded):
-		return "timeout"
+		return string(sm.StacksErrorTimeout)
 	}
-	return "other"
+	return string(sm.StacksErrorOther)
 }
 
 // RoutingDumper sends targets with a PID to Attach and the others to REST.
@@ -126,5 +127,5 @@ func (r RoutingDumper) Dump(ctx context.Context, t Target) (*threaddump.Dump, er
 	if t.UI != "" && r.REST != nil {
 		return r.REST.Dump(ctx, t)
 	}
-	return nil, &SampleError{Reason: "no_source", Err: errors.New("no way to dump " + t.String())}
+	return nil, &SampleError{Reason: string(sm.StacksErrorNoSource), Err: errors.New("no way to dump " + t.String())}
 }

@@ -4,12 +4,14 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
-// Framework label values.
+// Framework label values (declared in the metric schema).
 const (
-	Spark = "spark"
-	Flink = "flink"
+	Spark = string(sm.FrameworkSpark)
+	Flink = string(sm.FrameworkFlink)
 )
 
 // TaskThread identifies a thread that runs a task.

@@ -39,9 +39,6 @@ type Options struct {
 	// --eventlog.interval the live exporter uses, so that backfilled and
 	// live series look alike. Stage borders are not used.
 	Analysis analysis.Config
-	// Metrics are the definitions (help text, type) of the families
-	// written, by name; every family written must be among them.
-	Metrics []*sm.Metric
 	// Problem receives damage found while reading (may be nil), log after
 	// log in the order they are listed, whatever Parallel.
 	Problem func(sparklog.Problem)
@@ -71,19 +68,6 @@ type Summary struct {
 // ApplicationEnd when Options.IncludeUnfinished is off.
 const SkippedUnfinished = "application not finished (no ApplicationEnd); --include-unfinished writes it up to its last event"
 
-// The families written, in file order.
-var familyNames = []string{
-	"spark_app_info",
-	"spark_app_settled_task_seconds_total",
-	"spark_app_settled_core_seconds_total",
-	"spark_app_interval_efficiency",
-	"spark_app_interval_time_ratio",
-	"spark_stage_active",
-	"spark_executor_settled_spill_bytes_total",
-}
-
-// categories of spark_app_settled_task_seconds_total, in label order.
-var categories = []string{"cpu", "gc", "serde", "shuffle"}
 
 // app is one application attempt read to its end.
 type app struct {
@@ -105,15 +89,6 @@ func Write(w io.Writer, paths []string, opt Options) (Summary, error) {
 // naming it. When ctx ends, reading stops, nothing is written and the
 // error wraps ctx.Err().
 func WriteContext(ctx context.Context, w io.Writer, paths []string, opt Options) (Summary, error) {
-	defs := map[string]*sm.Metric{}
-	for _, m := range opt.Metrics {
-		defs[m.Name] = m
-	}
-	for _, n := range familyNames {
-		if defs[n] == nil {
-			return Summary{}, fmt.Errorf("backfill: no definition of metric %s", n)
-		}
-	}
 	cfg := opt.Analysis
 	cfg.StageBorders = false
 	if cfg.Interval <= 0 {
@@ -189,10 +164,10 @@ func WriteContext(ctx context.Context, w io.Writer, paths []string, opt Options)
 	slices.SortFunc(apps, func(a, b *app) int { return strings.Compare(a.report.AppID, b.report.AppID) })
 
 	bw := bufio.NewWriterSize(w, 1<<16)
-	for _, name := range familyNames {
-		writeHeader(bw, defs[name])
+	for _, f := range families {
+		writeHeader(bw, f.m)
 		for _, a := range apps {
-			sum.Samples += writeFamily(bw, name, a)
+			sum.Samples += writeFamily(bw, f, a)
 		}
 	}
 	bw.WriteString("# EOF\n")
@@ -210,122 +185,145 @@ func writeHeader(w *bufio.Writer, m *sm.Metric) {
 	fmt.Fprintf(w, "# TYPE %s %s\n# HELP %s %s\n", name, typ, name, escape(m.Help))
 }
 
-// writeFamily writes one application's samples of a family and returns
-// how many.
-func writeFamily(w *bufio.Writer, name string, a *app) int {
-	r := &a.report
-	ivs := r.Intervals
-	if len(ivs) == 0 {
-		return 0
-	}
-	s := sampler{w: w, name: name, base: []string{"app_id", r.AppID, "app_name", r.AppName}}
-	// Steps are the interval ends; counters start at 0 at the first
-	// interval's start.
-	first := ivs[0].Start
-	switch name {
-	case "spark_app_info":
+// family is one family written and how to write an application's samples
+// of it: s holds the application's labels; the steps are the interval ends,
+// and counters start at 0 at the first interval's start.
+type family struct {
+	m     *sm.Metric
+	write func(s *sampler, a *app, ivs []analysis.Interval)
+}
+
+// families are the families written, in file order.
+var families = []family{
+	{sm.AppInfo, func(s *sampler, a *app, ivs []analysis.Interval) {
+		r := &a.report
 		labels := []string{"spark_version", r.SparkVersion, "user", a.user, "attempt_id", r.AttemptID}
-		s.at(first, 1, labels...)
+		s.at(ivs[0].Start, 1, labels...)
 		for _, iv := range ivs {
 			s.at(iv.End, 1, labels...)
 		}
-	case "spark_app_settled_task_seconds_total":
-		for _, c := range categories {
+	}},
+	{sm.AppSettledTaskSeconds, func(s *sampler, _ *app, ivs []analysis.Interval) {
+		for _, c := range sm.IntervalCategory.Values {
 			total := 0.0
-			s.at(first, 0, "category", c)
+			s.at(ivs[0].Start, 0, sm.IntervalCategory.Name, string(c))
 			for _, iv := range ivs {
 				total += categoryValue(&iv, c)
-				s.at(iv.End, total, "category", c)
+				s.at(iv.End, total, sm.IntervalCategory.Name, string(c))
 			}
 		}
-	case "spark_app_settled_core_seconds_total":
+	}},
+	{sm.AppSettledCoreSeconds, func(s *sampler, _ *app, ivs []analysis.Interval) {
 		total := 0.0
-		s.at(first, 0)
+		s.at(ivs[0].Start, 0)
 		for _, iv := range ivs {
 			total += iv.AvailableCoreSeconds
 			s.at(iv.End, total)
 		}
-	case "spark_app_interval_efficiency":
+	}},
+	{sm.AppIntervalEfficiency, func(s *sampler, _ *app, ivs []analysis.Interval) {
 		for _, iv := range ivs {
 			s.at(iv.End, iv.Efficiency)
 		}
-	case "spark_app_interval_time_ratio":
-		for _, c := range categories {
+	}},
+	{sm.AppIntervalTimeRatio, func(s *sampler, _ *app, ivs []analysis.Interval) {
+		for _, c := range sm.IntervalCategory.Values {
 			for _, iv := range ivs {
 				ratio := 0.0
 				if iv.AvailableCoreSeconds > 0 {
 					ratio = categoryValue(&iv, c) / iv.AvailableCoreSeconds
 				}
-				s.at(iv.End, ratio, "category", c)
+				s.at(iv.End, ratio, sm.IntervalCategory.Name, string(c))
 			}
 		}
-	case "spark_stage_active":
-		stages := slices.Clone(r.Stages)
-		slices.SortFunc(stages, func(x, y analysis.Stage) int {
-			return cmp.Or(cmp.Compare(x.StageID, y.StageID), cmp.Compare(x.AttemptID, y.AttemptID))
-		})
-		for _, st := range stages {
-			from, to := st.SubmissionTime, st.CompletionTime
-			if from <= 0 {
-				continue // never submitted: no lane
-			}
-			if to < from {
-				to = max(r.End, from) // never completed: ran until the application ended
-			}
-			labels := []string{"stage_id", strconv.Itoa(st.StageID), "attempt_id", strconv.Itoa(st.AttemptID)}
-			s.at(from, 1, labels...)
-			for _, iv := range ivs {
-				if iv.End > from && iv.End < to {
-					s.at(iv.End, 1, labels...)
-				}
-			}
-			s.at(max(to, from+1), 0, labels...)
-		}
-	case "spark_executor_settled_spill_bytes_total":
-		spill := map[string][]analysis.Spill{} // executor → per interval
-		for i, iv := range ivs {
-			for _, sp := range iv.Spill {
-				if spill[sp.ExecutorID] == nil {
-					spill[sp.ExecutorID] = make([]analysis.Spill, len(ivs))
-				}
-				spill[sp.ExecutorID][i] = sp
-			}
-		}
-		for _, ex := range r.Executors {
-			if spill[ex.ID] == nil {
-				spill[ex.ID] = make([]analysis.Spill, len(ivs))
-			}
-		}
-		execs := make([]string, 0, len(spill))
-		for id := range spill {
-			execs = append(execs, id)
-		}
-		slices.Sort(execs)
-		for _, id := range execs {
-			for _, medium := range []string{"disk", "memory"} {
-				total := 0.0
-				s.at(first, 0, "executor_id", id, "medium", medium)
-				for i, iv := range ivs {
-					if medium == "disk" {
-						total += spill[id][i].DiskBytes
-					} else {
-						total += spill[id][i].MemoryBytes
-					}
-					s.at(iv.End, total, "executor_id", id, "medium", medium)
-				}
-			}
-		}
+	}},
+	{sm.StageActive, writeStageActive},
+	{sm.ExecutorSettledSpillBytes, writeSettledSpill},
+}
+
+// writeFamily writes one application's samples of a family and returns
+// how many.
+func writeFamily(w *bufio.Writer, f family, a *app) int {
+	r := &a.report
+	if len(r.Intervals) == 0 {
+		return 0
 	}
+	s := sampler{w: w, name: f.m.Name, base: []string{"app_id", r.AppID, "app_name", r.AppName}}
+	f.write(&s, a, r.Intervals)
 	return s.n
 }
 
-func categoryValue(iv *analysis.Interval, c string) float64 {
+// writeStageActive writes each stage attempt's lane: 1 from its
+// submission and at every interval end while it runs, 0 at its end.
+func writeStageActive(s *sampler, a *app, ivs []analysis.Interval) {
+	r := &a.report
+	stages := slices.Clone(r.Stages)
+	slices.SortFunc(stages, func(x, y analysis.Stage) int {
+		return cmp.Or(cmp.Compare(x.StageID, y.StageID), cmp.Compare(x.AttemptID, y.AttemptID))
+	})
+	for _, st := range stages {
+		from, to := st.SubmissionTime, st.CompletionTime
+		if from <= 0 {
+			continue // never submitted: no lane
+		}
+		if to < from {
+			to = max(r.End, from) // never completed: ran until the application ended
+		}
+		labels := []string{"stage_id", strconv.Itoa(st.StageID), "attempt_id", strconv.Itoa(st.AttemptID)}
+		s.at(from, 1, labels...)
+		for _, iv := range ivs {
+			if iv.End > from && iv.End < to {
+				s.at(iv.End, 1, labels...)
+			}
+		}
+		s.at(max(to, from+1), 0, labels...)
+	}
+}
+
+// writeSettledSpill writes each executor's settled spill by medium.
+func writeSettledSpill(s *sampler, a *app, ivs []analysis.Interval) {
+	spill := map[string][]analysis.Spill{} // executor → per interval
+	for i, iv := range ivs {
+		for _, sp := range iv.Spill {
+			if spill[sp.ExecutorID] == nil {
+				spill[sp.ExecutorID] = make([]analysis.Spill, len(ivs))
+			}
+			spill[sp.ExecutorID][i] = sp
+		}
+	}
+	for _, ex := range a.report.Executors {
+		if spill[ex.ID] == nil {
+			spill[ex.ID] = make([]analysis.Spill, len(ivs))
+		}
+	}
+	execs := make([]string, 0, len(spill))
+	for id := range spill {
+		execs = append(execs, id)
+	}
+	slices.Sort(execs)
+	for _, id := range execs {
+		for _, medium := range sm.SpillMedium.Values {
+			total := 0.0
+			s.at(ivs[0].Start, 0, "executor_id", id, sm.SpillMedium.Name, string(medium))
+			for i, iv := range ivs {
+				if medium == sm.MediumDisk {
+					total += spill[id][i].DiskBytes
+				} else {
+					total += spill[id][i].MemoryBytes
+				}
+				s.at(iv.End, total, "executor_id", id, sm.SpillMedium.Name, string(medium))
+			}
+		}
+	}
+}
+
+func categoryValue(iv *analysis.Interval, c sm.Category) float64 {
 	switch c {
-	case "cpu":
+	case sm.CategoryCPU:
 		return iv.CPUSeconds
-	case "gc":
+	case sm.CategoryGC:
 		return iv.GCSeconds
-	case "serde":
+	case sm.CategorySerde:
 		return iv.SerdeSeconds
 	}
 	return iv.ShuffleSeconds

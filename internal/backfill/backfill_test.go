@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sparkglance/sparkglance/collectors/eventlog"
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/backfill"
 	"github.com/sparkglance/sparkglance/internal/simulate"
@@ -27,7 +26,7 @@ const interval = 10 * time.Second
 func options() backfill.Options {
 	cfg := analysis.DefaultConfig()
 	cfg.Interval = interval
-	return backfill.Options{Analysis: cfg, Metrics: eventlog.Metrics()}
+	return backfill.Options{Analysis: cfg}
 }
 
 // report analyses one log independently of the backfill.

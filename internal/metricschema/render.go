@@ -8,7 +8,7 @@ import (
 
 // WriteTables renders the sections as Markdown tables. A family shared by
 // several collectors is shown once, in the first section holding it, with
-// every collector that emits it.
+// every collector that emits it; a closed label is shown with its values.
 func WriteTables(w io.Writer, sections []Section) error {
 	if err := Check(sections); err != nil {
 		return err
@@ -28,12 +28,24 @@ func WriteTables(w io.Writer, sections []Section) error {
 				unit = "(varies)"
 			}
 			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s |\n", m.Name, m.Type, unit,
-				quoteAll(m.Labels), quoteAll(emitters[m.Name]), strings.ReplaceAll(m.Help, "|", `\|`))
+				labelsDoc(m), quoteAll(emitters[m.Name]), strings.ReplaceAll(m.Help, "|", `\|`))
 		}
 		b.WriteString("\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// labelsDoc lists m's labels, each closed one with its values.
+func labelsDoc(m *Metric) string {
+	out := make([]string, len(m.labels))
+	for i, l := range m.labels {
+		out[i] = "`" + l.Name + "`"
+		if l.Values != nil {
+			out[i] += " (" + strings.Join(l.Values, ", ") + ")"
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 func quoteAll(names []string) string {

@@ -16,55 +16,37 @@ const (
 	CollectorExporter = "exporter"
 )
 
+// The sections of the schema. Each family is listed in its section (or
+// sections) by the definition that declares it ([Section.New],
+// [Metric.AlsoIn]), so that no second list of families can miss one or
+// hold one twice. Within a section families come in declaration order, the
+// order Go initialises package variables in (files by name, then top to
+// bottom).
+var (
+	secApps       = &Section{Collector: CollectorEventlog, Title: "Applications (collector `eventlog`)"}
+	secStages     = &Section{Collector: CollectorEventlog, Title: "Stages, jobs, energy and cost (collector `eventlog`)"}
+	secExecutors  = &Section{Collector: CollectorEventlog, Title: "Executors (collector `eventlog`)"}
+	secExecSums   = &Section{Collector: CollectorEventlog, Title: "Executors summarised per application (collector `eventlog`, `--eventlog.executor-metrics=summary`)"}
+	secStreaming  = &Section{Collector: CollectorEventlog, Title: "Structured Streaming queries (collector `eventlog`)"}
+	secWorkloads  = &Section{Collector: CollectorEventlog, Title: "Recurring workloads (collector `eventlog`)"}
+	secReading    = &Section{Collector: CollectorEventlog, Title: "Event-log reading (collector `eventlog`)"}
+	secSpark      = &Section{Collector: CollectorSpark, Title: "Spark REST API and metrics system (collector `spark`)"}
+	secProcess    = &Section{Collector: CollectorProcess, Title: "Node agent: JVM CPU and energy (collector `process`)"}
+	secStacks     = &Section{Collector: CollectorStacks, Title: "Thread dumps (collector `stacks`)"}
+	secExporter   = &Section{Collector: CollectorExporter, Title: "Exporter"}
+	sectionsInDoc = []*Section{secApps, secStages, secExecutors, secExecSums, secStreaming, secWorkloads, secReading,
+		secSpark, secProcess, secStacks, secExporter}
+)
+
 // Sections is the whole schema: every family, by the collector that emits
 // it, in documentation order. A family two collectors emit appears in both
 // collectors' sections (the same *Metric).
 func Sections() []Section {
-	return []Section{
-		{Collector: CollectorEventlog, Title: "Applications (collector `eventlog`)", Metrics: []*Metric{
-			AppInfo, AppStartTime, AppEndTime, AppCores, AppCoreSeconds, AppActiveTasks, AppTasks,
-			AppIntervalEfficiency, AppIntervalTimeRatio, AppIntervalStartTime, AppSettledTaskSeconds, AppSettledCoreSeconds,
-			StageActive, AppFinding,
-			SQLExecutions, SQLExecutionDuration, SQLOperatorTime, SQLOperatorSpillBytes, SQLOperatorPeakMemoryBytes,
-		}},
-		{Collector: CollectorEventlog, Title: "Stages, jobs, energy and cost (collector `eventlog`)", Metrics: []*Metric{
-			StageDuration, StageTasksTotal, StageTaskTime, StageSpillBytes,
-			StageShuffleReadBytes, StageShuffleWriteBytes, StageInputBytes, StageOutputBytes, StageEnergy, StageCost,
-			JobDuration, JobsTotal, AppEnergy, AppCost,
-		}},
-		{Collector: CollectorEventlog, Title: "Executors (collector `eventlog`)", Metrics: []*Metric{
-			ExecutorCores, ExecutorActiveTasks, ExecutorTaskTime, ExecutorSpillBytes, ExecutorIntervalSpillBytes, ExecutorSettledSpillBytes,
-			ExecutorShuffleReadBytes, ExecutorShuffleWriteBytes, ExecutorInputBytes, ExecutorOutputBytes,
-		}},
-		{Collector: CollectorEventlog, Title: "Executors summarised per application (collector `eventlog`, `--eventlog.executor-metrics=summary`)", Metrics: []*Metric{
-			AppExecutorTaskTime, AppExecutorSpillBytes, AppExecutorShuffleReadBytes, AppExecutorShuffleWriteBytes,
-			AppExecutorInputBytes, AppExecutorOutputBytes,
-		}},
-		{Collector: CollectorEventlog, Title: "Structured Streaming queries (collector `eventlog`)", Metrics: streamingMetrics()},
-		{Collector: CollectorEventlog, Title: "Recurring workloads (collector `eventlog`)", Metrics: []*Metric{
-			WorkloadRuns, WorkloadLastRunRatio, WorkloadRegression, WorkloadBaseline, WorkloadLastRunValue, WorkloadLastRunStart,
-			WorkloadDropped,
-		}},
-		{Collector: CollectorEventlog, Title: "Event-log reading (collector `eventlog`)", Metrics: []*Metric{
-			EventlogApps, EventlogBytesRead, EventlogEvents, EventlogErrors, EventlogSkipped, EventlogObjectRequests, EventlogLag,
-			EventlogShardInfo, EventlogBacklog,
-		}},
-		{Collector: CollectorSpark, Title: "Spark REST API and metrics system (collector `spark`)", Metrics: append(Shared(),
-			AppRunning, ExecutorMaxTasks, ExecutorCompletedTasks, ExecutorFailedTasks,
-			ExecutorStorageMemoryUsed, ExecutorStorageMemoryMax, ExecutorDiskUsed, ExecutorPeakMemory,
-			StageTasks, StageActiveTasks, StageCompletedTasks, StageFailedTasks,
-			PluginEnergy, MetricsSystem,
-			TargetUp, TargetScrapeDuration, TargetScrapeErrors, TargetsFileLoadSuccess)},
-		{Collector: CollectorProcess, Title: "Node agent: JVM CPU and energy (collector `process`)", Metrics: []*Metric{
-			ProcessCPUSeconds, ProcessCPULoad, ExecutorEnergy, NodeEnergy, NodeCPUTDP, ProcessDiscovered,
-		}},
-		{Collector: CollectorStacks, Title: "Thread dumps (collector `stacks`)", Metrics: []*Metric{
-			ThreadSamples, ExecutorBlockedRatio, StacksDumpDuration, StacksErrors,
-		}},
-		{Collector: CollectorExporter, Title: "Exporter", Metrics: []*Metric{
-			BuildInfo, ScrapeCollectorSuccess, ScrapeCollectorDuration, OTLPExports,
-		}},
+	out := make([]Section, len(sectionsInDoc))
+	for i, s := range sectionsInDoc {
+		out[i] = Section{Collector: s.Collector, Title: s.Title, Metrics: slices.Clone(s.Metrics)}
 	}
+	return out
 }
 
 // For lists the families a collector emits, in documentation order.

@@ -13,6 +13,28 @@ type Section struct {
 	Metrics   []*Metric
 }
 
+// New defines a family of the schema, lists it in s and builds its
+// descriptor.
+func (s *Section) New(name string, t Type, unit string, labels []Label, help string) *Metric {
+	m := newMetric(name, t, unit, labels, help)
+	s.Metrics = append(s.Metrics, m)
+	return m
+}
+
+// NewPattern documents, in s, families whose names are only known at run
+// time.
+func (s *Section) NewPattern(name string, t Type, unit string, labels []Label, help string) *Metric {
+	m := &Metric{Name: name, Type: t, Unit: unit, Labels: names(labels), labels: labels, Help: help, Pattern: true}
+	s.Metrics = append(s.Metrics, m)
+	return m
+}
+
+// AlsoIn lists m in s too: a family another collector emits as well.
+func (m *Metric) AlsoIn(s *Section) *Metric {
+	s.Metrics = append(s.Metrics, m)
+	return m
+}
+
 // Check finds what Prometheus' registry or naming conventions would reject
 // across all sections: a family declared twice by one collector, a family
 // two collectors define differently (name, type, unit, HELP or labels), a

@@ -1,17 +1,19 @@
 package workload
 
+import sm "github.com/sparkglance/sparkglance/internal/metricschema"
+
 // StatusLabel is Status as a label value or CSS class: ok, regressed,
 // explained_by_input or no_baseline (the status label of
-// spark_workload_runs_total, the pages' badges).
+// spark_workload_runs_total, declared in the metric schema; the pages'
+// badges).
 func (r *Result) StatusLabel() string {
 	switch r.Status() {
 	case "no baseline yet":
-		return "no_baseline"
+		return string(sm.WorkloadNoBaseline)
 	case "explained by input":
-		return "explained_by_input"
+		return string(sm.WorkloadExplainedByInput)
+	case "regressed":
+		return string(sm.WorkloadRegressed)
 	}
-	return r.Status()
+	return string(sm.WorkloadOK)
 }
-
-// StatusLabels lists every StatusLabel value, sorted.
-func StatusLabels() []string { return []string{"explained_by_input", "no_baseline", "ok", "regressed"} }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/sparkglance/sparkglance/internal/analysis"
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 	"github.com/sparkglance/sparkglance/internal/workloadkey"
 )
 
@@ -37,8 +38,11 @@ const (
 	NumMeasures
 )
 
-var measureNames = [NumMeasures]string{"wall_time", "task_cpu_time", "core_hours", "efficiency", "wasted_core_hours",
-	"spill_memory", "spill_disk", "shuffle_read", "shuffle_write", "input", "energy", "cost"}
+// measureNames are the measures' label values, declared in the metric
+// schema (the measure label of the spark_workload_* families).
+var measureNames = [NumMeasures]sm.Measure{sm.MeasureWallTime, sm.MeasureTaskCPUTime, sm.MeasureCoreHours, sm.MeasureEfficiency,
+	sm.MeasureWastedCoreHours, sm.MeasureSpillMemory, sm.MeasureSpillDisk, sm.MeasureShuffleRead, sm.MeasureShuffleWrite,
+	sm.MeasureInput, sm.MeasureEnergy, sm.MeasureCost}
 
 var measureUnits = [NumMeasures]string{"seconds", "seconds", "core-hours", "ratio", "core-hours",
 	"bytes", "bytes", "bytes", "bytes", "bytes", "watt-hours", "currency"}
@@ -51,7 +55,7 @@ func (m Measure) String() string {
 	if m < 0 || m >= NumMeasures {
 		return "measure(" + strconv.Itoa(int(m)) + ")"
 	}
-	return measureNames[m]
+	return string(measureNames[m])
 }
 
 // Unit is the measure's unit: seconds, bytes, core-hours, watt-hours,

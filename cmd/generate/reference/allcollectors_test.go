@@ -143,6 +143,12 @@ func TestAllCollectorsInOneExporter(t *testing.T) {
 		}
 	}
 
+	// Every series carries only the labels its family declares, closed
+	// ones with their declared values.
+	if err := sm.CheckSeries(families); err != nil {
+		t.Error(err)
+	}
+
 	// The application both collectors see has its shared families from
 	// its event log only: the log has ended, so no live executor or stage
 	// is left although the fake UI shows some (REST's are dropped); the

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/pmetric"
 
 	"github.com/sparkglance/sparkglance/exporter/exportertest"
@@ -82,10 +83,52 @@ func TestAllCollectorsOverOTLPCarryUnitsAndStartTimes(t *testing.T) {
 	}
 
 	// Whatever else arrived carries its schema unit too, the stacks
-	// collector's included.
+	// collector's included, and only the attributes its family declares
+	// (closed ones with their declared values).
 	for name, m := range ms {
-		if def, ok := sm.Lookup(name); ok && m.Unit() != def.Unit {
+		def, ok := sm.Lookup(name)
+		if !ok {
+			continue
+		}
+		if m.Unit() != def.Unit {
 			t.Errorf("%s arrived with unit %q, the schema says %q", name, m.Unit(), def.Unit)
 		}
+		for _, attrs := range attributesOf(m) {
+			if err := def.CheckLabels(attrs); err != nil {
+				t.Errorf("OTLP: %v", err)
+				break
+			}
+		}
 	}
+}
+
+// attributesOf lists the attributes of each of m's data points.
+func attributesOf(m pmetric.Metric) []map[string]string {
+	var maps []pcommon.Map
+	switch m.Type() {
+	case pmetric.MetricTypeGauge:
+		for i := range m.Gauge().DataPoints().Len() {
+			maps = append(maps, m.Gauge().DataPoints().At(i).Attributes())
+		}
+	case pmetric.MetricTypeSum:
+		for i := range m.Sum().DataPoints().Len() {
+			maps = append(maps, m.Sum().DataPoints().At(i).Attributes())
+		}
+	case pmetric.MetricTypeSummary:
+		for i := range m.Summary().DataPoints().Len() {
+			maps = append(maps, m.Summary().DataPoints().At(i).Attributes())
+		}
+	case pmetric.MetricTypeHistogram:
+		for i := range m.Histogram().DataPoints().Len() {
+			maps = append(maps, m.Histogram().DataPoints().At(i).Attributes())
+		}
+	}
+	out := make([]map[string]string, len(maps))
+	for i, a := range maps {
+		out[i] = map[string]string{}
+		for k, v := range a.All() {
+			out[i][k] = v.AsString()
+		}
+	}
+	return out
 }

@@ -23,7 +23,10 @@ const intro = "# Metrics\n\n" +
 	`The names are a contract with dashboards, alerts and outside checks.
 Every metric is defined once, in the metric schema (package
 internal/metricschema), and this page is rendered from it. The collectors column names the
-` + "`--collector.<name>`" + ` flags whose collector emits a family.
+` + "`--collector.<name>`" + ` flags whose collector emits a family. A closed label is
+listed with every value it takes, in parentheses, and no series carries another (the
+all-collectors tests check every series and OTLP point against the schema); the other
+labels' values come from the logs, the flags or the system.
 
 Tested against Debian's Prometheus 2.42 and Prometheus 3.16 (built from the version tools/go.mod
 pins): both scrape real logs with every ` + "`spark_`" + ` series and value equal to ` + "`/metrics`" + `, and the

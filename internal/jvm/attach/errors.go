@@ -3,6 +3,8 @@ package attach
 import (
 	"errors"
 	"fmt"
+
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
 // Error kinds. Test with errors.Is; Reason turns them into metric labels.
@@ -63,18 +65,18 @@ func Reason(err error) string {
 			return r.label
 		}
 	}
-	return "other"
+	return string(sm.StacksErrorOther)
 }
 
 var reasons = []struct {
 	kind  error
 	label string
 }{
-	{ErrNotJVM, "not_jvm"},
-	{ErrAttachDisabled, "attach_disabled"},
-	{ErrProcessGone, "process_gone"},
-	{ErrPermission, "permission"},
-	{ErrTimeout, "timeout"},
-	{ErrCommand, "command_failed"},
-	{ErrProtocol, "protocol"},
+	{ErrNotJVM, string(sm.StacksErrorNotJVM)},
+	{ErrAttachDisabled, string(sm.StacksErrorAttachDisabled)},
+	{ErrProcessGone, string(sm.StacksErrorProcessGone)},
+	{ErrPermission, string(sm.StacksErrorPermission)},
+	{ErrTimeout, string(sm.StacksErrorTimeout)},
+	{ErrCommand, string(sm.StacksErrorCommandFailed)},
+	{ErrProtocol, string(sm.StacksErrorProtocol)},
 }

@@ -3,17 +3,20 @@ package discovery
 import (
 	"fmt"
 	"strings"
+
+	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 )
 
-// Frameworks and roles, as exported in the framework and role labels.
+// Frameworks and roles, as exported in the framework and role labels
+// (declared in the metric schema).
 const (
-	FrameworkSpark = "spark"
-	FrameworkFlink = "flink"
+	FrameworkSpark = string(sm.FrameworkSpark)
+	FrameworkFlink = string(sm.FrameworkFlink)
 
-	RoleExecutor    = "executor"
-	RoleDriver      = "driver"
-	RoleTaskManager = "taskmanager"
-	RoleJobManager  = "jobmanager"
+	RoleExecutor    = string(sm.RoleExecutor)
+	RoleDriver      = string(sm.RoleDriver)
+	RoleTaskManager = string(sm.RoleTaskManager)
+	RoleJobManager  = string(sm.RoleJobManager)
 )
 
 // Identity names the series a process's counters accumulate in. It carries
