@@ -31,6 +31,7 @@ import (
 	"github.com/sparkglance/sparkglance/internal/inorder"
 	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // Options configures a backfill.
@@ -216,8 +217,8 @@ func readApp(l sparklog.Log, cfg analysis.Config, problem func(sparklog.Problem)
 	an := analysis.New(cfg)
 	started := false
 	h := sparklog.HandlerFuncs{
-		OnEvent: func(_ sparklog.Position, ev sparklog.Event) error {
-			if s, ok := ev.(*sparklog.ApplicationStart); ok {
+		OnEvent: func(_ sparklog.Position, ev sparkevent.Event) error {
+			if s, ok := ev.(*sparkevent.ApplicationStart); ok {
 				a.user, started = s.User, true
 			}
 			an.Add(ev)

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 	"github.com/sparkglance/sparkglance/internal/testkit/objstoretest"
 )
 
@@ -43,8 +44,8 @@ func testSameSizeRewriteReadAgain(t *testing.T, store objstoretest.Store) {
 	var versions []string
 	var problems []Problem
 	fo := NewFollower(logs[0], HandlerFuncs{
-		OnEvent: func(_ Position, ev Event) error {
-			if ls, ok := ev.(*LogStart); ok {
+		OnEvent: func(_ Position, ev sparkevent.Event) error {
+			if ls, ok := ev.(*sparkevent.LogStart); ok {
 				versions = append(versions, ls.SparkVersion)
 			}
 			return nil

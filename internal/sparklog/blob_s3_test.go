@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 	"github.com/sparkglance/sparkglance/internal/testkit"
 	"github.com/sparkglance/sparkglance/internal/testkit/objstoretest"
 )
@@ -26,7 +27,7 @@ func readDigest(t *testing.T, l Log, root string) string {
 	var problems []string
 	strip := func(s string) string { return strings.ReplaceAll(s, root, "<root>") }
 	st, err := Read(l, HandlerFuncs{
-		OnEvent: func(pos Position, ev Event) error {
+		OnEvent: func(pos Position, ev sparkevent.Event) error {
 			fmt.Fprintf(h, "%s:%d:%d ", strip(pos.File), pos.Line, pos.Offset)
 			if b, err := json.Marshal(ev); err == nil {
 				h.Write(b)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 	"github.com/sparkglance/sparkglance/internal/testkit/objstoretest"
 )
 
@@ -39,7 +40,7 @@ func TestObjectReadStalledMidBodyStopsOnCancel(t *testing.T) {
 	defer cancel()
 	reading := make(chan struct{})
 	var once bool
-	h := HandlerFuncs{OnEvent: func(Position, Event) error {
+	h := HandlerFuncs{OnEvent: func(Position, sparkevent.Event) error {
 		if !once {
 			once = true
 			close(reading) // the body is flowing; it stalls at 64 KiB
