@@ -1,8 +1,8 @@
 // Package layers_test checks the module's import layering: domain code under
 // internal/ knows nothing of collectors, the exporter, commands or the
 // command-line library; a collector knows no other collector and no command;
-// inside the event-log reader, the decoder and the codecs sit below the
-// readers and know nothing of them or of each other.
+// inside the event-log reader, the decoder, the codecs and the object stores
+// sit below the readers and know nothing of them or of each other.
 package layers_test
 
 import (
@@ -72,9 +72,11 @@ func TestImportLayers(t *testing.T) {
 		not      []string
 	}{
 		{"internal/sparklog/sparkevent", "the decoder turns one line into an event; files, codecs and object stores are the readers' (sparklog), above it",
-			[]string{"internal/sparklog", "internal/sparklog/codec"}},
-		{"internal/sparklog/codec", "a codec decompresses bytes; it knows no event and no log layout",
-			[]string{"internal/sparklog", "internal/sparklog/sparkevent"}},
+			[]string{"internal/sparklog", "internal/sparklog/codec", "internal/sparklog/objstore"}},
+		{"internal/sparklog/codec", "a codec decompresses bytes; it knows no event, store or log layout",
+			[]string{"internal/sparklog", "internal/sparklog/sparkevent", "internal/sparklog/objstore"}},
+		{"internal/sparklog/objstore", "an object store lists and reads objects; events, codecs and log layouts are above it",
+			[]string{"internal/sparklog", "internal/sparklog/sparkevent", "internal/sparklog/codec"}},
 	}
 	found := map[string]bool{}
 	for _, p := range listPackages(t) {

@@ -1,4 +1,4 @@
-package sparklog
+package objstore
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
-	"os"
 	"path"
 	"strings"
 	"sync"
@@ -18,29 +17,31 @@ import (
 	"gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
 	"google.golang.org/api/googleapi"
+
+	"github.com/sparkglance/sparkglance/internal/human"
 )
 
-// objectInfo is an object's attributes as an fs.FileInfo, so that the
-// follower treats objects and files alike.
-type objectInfo struct {
+// Info is an object's attributes as an fs.FileInfo, so that a follower
+// treats objects and files alike.
+type Info struct {
 	name  string
 	size  int64
 	mtime time.Time
 	etag  string
 }
 
-func (o objectInfo) Name() string       { return o.name }
-func (o objectInfo) Size() int64        { return o.size }
-func (o objectInfo) Mode() fs.FileMode  { return 0o444 }
-func (o objectInfo) ModTime() time.Time { return o.mtime }
-func (o objectInfo) IsDir() bool        { return false }
-func (o objectInfo) Sys() any           { return nil }
+func (o Info) Name() string       { return o.name }
+func (o Info) Size() int64        { return o.size }
+func (o Info) Mode() fs.FileMode  { return 0o444 }
+func (o Info) ModTime() time.Time { return o.mtime }
+func (o Info) IsDir() bool        { return false }
+func (o Info) Sys() any           { return nil }
 
 // objectError names the object and keeps the store's error, made to match
 // fs.ErrNotExist or fs.ErrPermission where it means that, so the follower's
 // handling of renamed and vanished files applies to objects too.
 func objectError(ref string, err error) error {
-	ref = quoteName(ref)
+	ref = human.QuotedName(ref)
 	if c := httpStatus(err); c == http.StatusForbidden || c == http.StatusUnauthorized {
 		// GCS answers 403 for a bucket that does not exist too ("denied
 		// on resource (or it may not exist)"), so the message says both.
@@ -50,7 +51,7 @@ func objectError(ref string, err error) error {
 		return fmt.Errorf("%s: %w even after the SDK's backed-off retries: %w", ref, ErrThrottled, err)
 	}
 	if httpStatus(err) == http.StatusNotFound && gcerrors.Code(err) == gcerrors.Unknown {
-		// An S3 call made around gocloud (blob_keys.go): not mapped by it.
+		// An S3 call made around gocloud (keys.go): not mapped by it.
 		return fmt.Errorf("%s: %w: %w", ref, fs.ErrNotExist, err)
 	}
 	switch gcerrors.Code(err) {
@@ -117,24 +118,26 @@ func httpStatus(err error) int {
 	return 0
 }
 
-// statObject is one stat request.
-func statObject(ref string) (objectInfo, error) {
+// Stat is one stat request for the canonical ref. It remembers the size,
+// so that an Open from that size on costs no request, and the ETag
+// (TakeETag).
+func Stat(ref string) (Info, error) {
 	ctx, cancel := objectCall(context.Background())
 	defer cancel()
 	b, key, err := objectBucketOf(ctx, ref)
 	if err != nil {
-		return objectInfo{}, err
+		return Info{}, err
 	}
 	a, err := objectAttributes(ctx, b, key)
 	if err != nil {
 		statSizes.Delete(ref)
-		return objectInfo{}, objectError(ref, err)
+		return Info{}, objectError(ref, err)
 	}
 	statSizes.Store(ref, a.size)
 	if a.etag != "" {
 		statETags.Store(ref, a.etag)
 	}
-	return objectInfo{name: path.Base(key), size: a.size, mtime: a.mtime, etag: a.etag}, nil
+	return Info{name: path.Base(key), size: a.size, mtime: a.mtime, etag: a.etag}, nil
 }
 
 // statSizes holds each object's size as last stat'ed. A follower stats a
@@ -144,40 +147,12 @@ func statObject(ref string) (objectInfo, error) {
 var statSizes sync.Map // ref → int64
 
 // statETags holds each object's ETag as last stat'ed, until the follower
-// reading it takes it (readObjectVersion).
+// reading it takes it (TakeETag).
 var statETags sync.Map // ref → string
 
-// readObjectVersion is readFile for a live object that a connector
-// rewrites whole (an S3A/GCS/ABFS single-file .inprogress log at each
-// flush): a new version may keep the size while its held-back last line
-// changes, e.g. completed in place. Size alone would call it unchanged, so
-// when the ETag differs from the version read, the object is read again
-// from its last complete line. It costs a request only when the ETag
-// changed.
-func (fo *Follower) readObjectVersion(st *fileState, final bool) error {
-	if st.file.Member != "" || !isObjectPath(st.file.Path) {
-		return fo.readFile(st, final)
-	}
-	if fo.versions == nil {
-		fo.versions = map[*fileState]string{}
-	}
-	sizeRead, versionRead := st.size, fo.versions[st]
-	err := fo.readFile(st, final)
-	version := takeETag(st.file.Path)
-	if err == nil && !st.done && sizeRead >= 0 && st.size == sizeRead &&
-		versionRead != "" && version != "" && version != versionRead {
-		st.size = -1 // not the bytes last read: read from the last complete line
-		err = fo.readFile(st, final)
-		version = takeETag(st.file.Path)
-	}
-	if err == nil && version != "" {
-		fo.versions[st] = version
-	}
-	return err
-}
-
-// takeETag returns and forgets the ETag of the last stat of ref.
-func takeETag(ref string) string {
+// TakeETag returns and forgets the ETag of the last Stat of ref, "" if
+// none: each version of an object read is taken once.
+func TakeETag(ref string) string {
 	v, ok := statETags.LoadAndDelete(ref)
 	if !ok {
 		return ""
@@ -185,34 +160,15 @@ func takeETag(ref string) string {
 	return v.(string)
 }
 
-// statPath is os.Stat for files and a stat request for objects.
-func statPath(p string) (fs.FileInfo, error) {
-	if isObjectPath(p) {
-		return statObject(p)
-	}
-	return os.Stat(p)
-}
+// IdleTimeout cuts an object's body that sends nothing for that long: a
+// store that stops mid-body (or a black-holed connection) must not hold a
+// reader for ever. A variable so tests can shorten it.
+var IdleTimeout = 30 * time.Second
 
-// sameFile tells whether two infos are the same file. An object has no
-// identity beyond its name: a live single-file log on a store is rewritten
-// whole at each flush, each version continuing the last, so a new version
-// is the same log (a shorter one is caught as shrunk).
-func sameFile(a, b fs.FileInfo) bool {
-	if _, ok := a.(objectInfo); ok {
-		return true
-	}
-	return os.SameFile(a, b)
-}
-
-// objectIdleTimeout cuts an object's body that sends nothing for that
-// long: a store that stops mid-body (or a black-holed connection) must not
-// hold a reader for ever. A variable so tests can shorten it.
-var objectIdleTimeout = 30 * time.Second
-
-// openObject streams an object from offset at with one ranged read: the
+// Open streams the object ref from offset at with one ranged read: the
 // object is never held in memory, and the codec decodes it as it arrives.
 // Cancelling parent cancels the read, even one blocked mid-body.
-func openObject(parent context.Context, ref string, at int64) (io.ReadCloser, error) {
+func Open(parent context.Context, ref string, at int64) (io.ReadCloser, error) {
 	if size, ok := statSizes.LoadAndDelete(ref); ok && at > 0 && at >= size.(int64) {
 		return io.NopCloser(strings.NewReader("")), nil
 	}
@@ -236,9 +192,9 @@ func openObject(parent context.Context, ref string, at int64) (io.ReadCloser, er
 		}
 		return nil, objectError(ref, err)
 	}
-	// A stream that stalls is cut after objectIdleTimeout without a
+	// A stream that stalls is cut after IdleTimeout without a
 	// byte, so that a hung store cannot block a follower for ever.
-	o := &objectReader{r: r, cancel: cancel, ctx: ctx, idle: objectIdleTimeout}
+	o := &objectReader{r: r, cancel: cancel, ctx: ctx, idle: IdleTimeout}
 	o.stall = time.AfterFunc(o.idle, func() { o.stalled.Store(true); cancel() })
 	return o, nil
 }
@@ -279,8 +235,12 @@ func (o *objectReader) Close() error {
 // otherwise be a request of its own.
 const objectReadAhead = 1 << 20
 
-// objectReaderAt reads an object at random offsets, for zip archives,
-// through a read-ahead window.
+// NewReaderAt reads the object ref of the given size at random offsets,
+// for zip archives, through a read-ahead window.
+func NewReaderAt(ref string, size int64) io.ReaderAt {
+	return &objectReaderAt{ref: ref, size: size}
+}
+
 type objectReaderAt struct {
 	mu   sync.Mutex // members of one archive may be read at once
 	ref  string

@@ -1,4 +1,4 @@
-package sparklog
+package objstore
 
 import (
 	"net/http"
@@ -10,20 +10,20 @@ import (
 // Object-store request operations and results, the labels of
 // sparkglance_eventlog_object_requests_total.
 const (
-	ObjectOpList  = "list"  // a listing page
-	ObjectOpStat  = "stat"  // an object's size, time and ETag
-	ObjectOpGet   = "get"   // a (ranged) read
-	ObjectOpOther = "other" // anything else the SDKs send (token refresh, …)
+	OpList  = "list"  // a listing page
+	OpStat  = "stat"  // an object's size, time and ETag
+	OpGet   = "get"   // a (ranged) read
+	OpOther = "other" // anything else the SDKs send (token refresh, …)
 
-	ObjectResultOK        = "ok"
-	ObjectResultNotFound  = "not_found"
-	ObjectResultDenied    = "denied"    // 401, 403
-	ObjectResultThrottled = "throttled" // 429, 503 (S3's SlowDown): backed off by the SDK's retryer
-	ObjectResultError     = "error"     // other failures, network errors included
+	ResultOK        = "ok"
+	ResultNotFound  = "not_found"
+	ResultDenied    = "denied"    // 401, 403
+	ResultThrottled = "throttled" // 429, 503 (S3's SlowDown): backed off by the SDK's retryer
+	ResultError     = "error"     // other failures, network errors included
 )
 
-// ObjectRequestCount is the number of requests of one op with one result.
-type ObjectRequestCount struct {
+// RequestCount is the number of requests of one op with one result.
+type RequestCount struct {
 	Op, Result string
 	Count      int64
 }
@@ -33,14 +33,14 @@ var objectRequests = struct {
 	n map[[2]string]int64
 }{n: map[[2]string]int64{}}
 
-// ObjectRequests returns every request sent to object stores by this
+// Requests returns every request sent to object stores by this
 // process so far, retries included, sorted by op and result.
-func ObjectRequests() []ObjectRequestCount {
+func Requests() []RequestCount {
 	objectRequests.Lock()
 	defer objectRequests.Unlock()
-	out := make([]ObjectRequestCount, 0, len(objectRequests.n))
+	out := make([]RequestCount, 0, len(objectRequests.n))
 	for k, v := range objectRequests.n {
-		out = append(out, ObjectRequestCount{Op: k[0], Result: k[1], Count: v})
+		out = append(out, RequestCount{Op: k[0], Result: k[1], Count: v})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Op != out[j].Op {
@@ -75,17 +75,17 @@ func requestOp(req *http.Request) string {
 	q := req.URL.Query()
 	switch {
 	case req.Method == http.MethodHead:
-		return ObjectOpStat
+		return OpStat
 	case req.Method != http.MethodGet:
-		return ObjectOpOther
+		return OpOther
 	case q.Has("list-type") || q.Get("comp") == "list" || q.Has("delimiter") || q.Has("prefix") || isGCSListPath(req.URL.EscapedPath()):
-		return ObjectOpList
+		return OpList
 	case q.Get("alt") == "media" || req.Header.Get("Range") != "" || req.Header.Get("x-ms-range") != "":
-		return ObjectOpGet
+		return OpGet
 	case strings.Contains(req.URL.Path, "/storage/v1/b/"):
-		return ObjectOpStat // GCS object metadata
+		return OpStat // GCS object metadata
 	default:
-		return ObjectOpGet
+		return OpGet
 	}
 }
 
@@ -103,20 +103,20 @@ func isGCSListPath(escaped string) bool {
 
 func requestResult(resp *http.Response, err error) string {
 	if err != nil || resp == nil {
-		return ObjectResultError
+		return ResultError
 	}
 	switch c := resp.StatusCode; {
 	case c < 400:
-		return ObjectResultOK
+		return ResultOK
 	case c == http.StatusNotFound:
-		return ObjectResultNotFound
+		return ResultNotFound
 	case c == http.StatusUnauthorized || c == http.StatusForbidden:
-		return ObjectResultDenied
+		return ResultDenied
 	case c == http.StatusTooManyRequests || c == http.StatusServiceUnavailable:
-		return ObjectResultThrottled
+		return ResultThrottled
 	case c == http.StatusRequestedRangeNotSatisfiable:
-		return ObjectResultOK // a read at the end of a live object: nothing new
+		return ResultOK // a read at the end of a live object: nothing new
 	default:
-		return ObjectResultError
+		return ResultError
 	}
 }

@@ -1,4 +1,4 @@
-package sparklog
+package objstore
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ import (
 	"github.com/sparkglance/sparkglance/internal/testkit/objstoretest"
 )
 
-// openTestGCS opens the test server's bucket as sparklog does.
+// openTestGCS opens the test server's bucket as Open and List do.
 func openTestGCS(t *testing.T, g *objstoretest.GCS) *blob.Bucket {
 	t.Helper()
 	b, err := openObjectBucket(t.Context(), "gs://"+g.Bucket)
@@ -79,7 +79,7 @@ func TestGCSDriverStatAndRangedReads(t *testing.T) {
 	if httpStatus(err) != http.StatusRequestedRangeNotSatisfiable {
 		t.Errorf("a read from the end: %v, want HTTP 416 (the follower's nothing new)", err)
 	}
-	if rc, err := openObject(context.Background(), g.Ref("logs/app-1"), int64(len(data))); err != nil {
+	if rc, err := Open(context.Background(), g.Ref("logs/app-1"), int64(len(data))); err != nil {
 		t.Errorf("openObject at the end: %v, want an empty read", err)
 	} else {
 		rc.Close()
@@ -89,7 +89,7 @@ func TestGCSDriverStatAndRangedReads(t *testing.T) {
 	if gcerrors.Code(err) != gcerrors.NotFound {
 		t.Errorf("a missing object: code %v (%v), want NotFound", gcerrors.Code(err), err)
 	}
-	if _, err := statObject(g.Ref("logs/missing")); !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), g.Ref("logs/missing")) {
+	if _, err := Stat(g.Ref("logs/missing")); !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), g.Ref("logs/missing")) {
 		t.Errorf("stat of a missing object: %v, want fs.ErrNotExist naming it", err)
 	}
 	var gerr *googleapi.Error
@@ -98,7 +98,11 @@ func TestGCSDriverStatAndRangedReads(t *testing.T) {
 	}
 
 	other := strings.Replace(g.Ref("logs"), g.Bucket, g.Bucket+"-missing", 1)
-	if _, err := DiscoverGiven(other); err == nil || !strings.Contains(err.Error(), g.Bucket+"-missing") {
+	canon, err := Resolve(other)
+	if err == nil {
+		_, err = List(canon, 0, nil)
+	}
+	if err == nil || !strings.Contains(err.Error(), g.Bucket+"-missing") {
 		t.Errorf("a missing bucket: %v, want an error naming it", err)
 	}
 }
@@ -151,73 +155,39 @@ func TestGCSDriverRetriesThrottlingWithinBound(t *testing.T) {
 	g := objstoretest.StartGCS(t)
 	g.Put(t, "logs/app-1", []byte("{}\n"))
 	ref := g.Ref("logs/app-1")
-	if _, err := statObject(ref); err != nil { // the bucket opened, nothing throttled yet
+	if _, err := Stat(ref); err != nil { // the bucket opened, nothing throttled yet
 		t.Fatal(err)
 	}
 
-	throttled := requestCount(ObjectOpStat, ObjectResultThrottled)
+	throttled := requestCount(OpStat, ResultThrottled)
 	g.Throttle(2)
-	if info, err := statObject(ref); err != nil || info.Size() != 3 {
+	if info, err := Stat(ref); err != nil || info.Size() != 3 {
 		t.Errorf("stat after two 503s: %v, %v; want it retried to success", info, err)
 	}
-	if got := requestCount(ObjectOpStat, ObjectResultThrottled) - throttled; got != 2 {
+	if got := requestCount(OpStat, ResultThrottled) - throttled; got != 2 {
 		t.Errorf("%d throttled stats counted, want 2", got)
 	}
 
-	throttled = requestCount(ObjectOpStat, ObjectResultThrottled)
+	throttled = requestCount(OpStat, ResultThrottled)
 	g.Throttle(gcsAttempts + 5)
-	_, err := statObject(ref)
+	_, err := Stat(ref)
 	g.Throttle(0)
 	if !errors.Is(err, ErrThrottled) || !strings.Contains(err.Error(), ref) {
 		t.Errorf("stat while the store keeps throttling: %v, want ErrThrottled naming %s", err, ref)
 	}
-	if got := requestCount(ObjectOpStat, ObjectResultThrottled) - throttled; got != gcsAttempts {
+	if got := requestCount(OpStat, ResultThrottled) - throttled; got != gcsAttempts {
 		t.Errorf("%d tries while throttled, want gcsAttempts = %d", got, gcsAttempts)
 	}
 
-	denied := requestCount(ObjectOpStat, ObjectResultDenied)
+	denied := requestCount(OpStat, ResultDenied)
 	g.Deny(true)
-	_, err = statObject(ref)
+	_, err = Stat(ref)
 	g.Deny(false)
 	if !errors.Is(err, fs.ErrPermission) || !strings.Contains(err.Error(), ref) {
 		t.Errorf("stat while denied: %v, want fs.ErrPermission naming %s", err, ref)
 	}
-	if got := requestCount(ObjectOpStat, ObjectResultDenied) - denied; got != 1 {
+	if got := requestCount(OpStat, ResultDenied) - denied; got != 1 {
 		t.Errorf("%d denied stats, want 1 (a 403 is not retried)", got)
-	}
-}
-
-// Each request is counted under its operation, whatever the object's name:
-// an object named "o" has a path ending like a listing's.
-func TestGCSRequestsCountedByOp(t *testing.T) {
-	g := objstoretest.StartGCS(t)
-	g.Put(t, "logs/o", []byte("{}\n"))
-	counts := func() [3]int64 {
-		return [3]int64{requestCount(ObjectOpList, ObjectResultOK), requestCount(ObjectOpStat, ObjectResultOK), requestCount(ObjectOpGet, ObjectResultOK)}
-	}
-	before := counts()
-	logs, err := DiscoverGiven(g.URL("logs"))
-	if err != nil || len(logs) != 1 {
-		t.Fatalf("%+v, %v", logs, err)
-	}
-	afterList := counts()
-	if _, err := statObject(g.Ref("logs/o")); err != nil {
-		t.Fatal(err)
-	}
-	afterStat := counts()
-	if st, err := Read(logs[0], HandlerFuncs{}, Options{}); err != nil || st.BytesIn != 3 {
-		t.Fatalf("%+v, %v", st, err)
-	}
-	after := counts()
-	// Discovering a prefix stats it as an object first (not found), then lists.
-	if d := afterList[0] - before[0]; d != 1 {
-		t.Errorf("discovering: %d listings counted, want 1", d)
-	}
-	if d := [3]int64{afterStat[0] - afterList[0], afterStat[1] - afterList[1], afterStat[2] - afterList[2]}; d != [3]int64{0, 1, 0} {
-		t.Errorf("a stat of logs/o counted as %v (list, stat, get), want one stat", d)
-	}
-	if d := after[2] - afterStat[2]; d != 1 || after[0] != afterStat[0] {
-		t.Errorf("reading logs/o: %d gets and %d listings, want 1 and 0", d, after[0]-afterStat[0])
 	}
 }
 
@@ -227,7 +197,7 @@ func TestGCSDriverIsReadOnly(t *testing.T) {
 	g := objstoretest.StartGCS(t)
 	b := openTestGCS(t, g)
 	ctx := t.Context()
-	before := ObjectRequests()
+	before := Requests()
 	checks := map[string]error{
 		"write":  b.WriteAll(ctx, "k", []byte("x"), nil),
 		"copy":   b.Copy(ctx, "k", "j", nil),
@@ -239,12 +209,12 @@ func TestGCSDriverIsReadOnly(t *testing.T) {
 			t.Errorf("%s: %v, want Unimplemented saying read-only and naming the object", what, err)
 		}
 	}
-	if after := ObjectRequests(); !equalCounts(before, after) {
+	if after := Requests(); !equalCounts(before, after) {
 		t.Errorf("writes sent requests: %v, then %v", before, after)
 	}
 }
 
-func equalCounts(a, b []ObjectRequestCount) bool {
+func equalCounts(a, b []RequestCount) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -328,15 +298,15 @@ func TestGCSWithCredentialsSendsBearerTokens(t *testing.T) {
 	}
 	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", creds)
 
-	others := requestCount(ObjectOpOther, ObjectResultOK)
+	others := requestCount(OpOther, ResultOK)
 	// The signed-in requests go to the endpoint option's address, given
 	// with the location as a user would.
-	if _, err := ResolveLocation(g.Ref("logs") + "?endpoint=" + url.QueryEscape(store.URL)); err != nil {
+	if _, err := Resolve(g.Ref("logs") + "?endpoint=" + url.QueryEscape(store.URL)); err != nil {
 		t.Fatal(err)
 	}
 	ref := g.Ref("logs/app-1")
 	for i := range 2 {
-		if info, err := statObject(ref); err != nil || info.Size() != 3 {
+		if info, err := Stat(ref); err != nil || info.Size() != 3 {
 			t.Fatalf("stat %d: %v, %v", i+1, info, err)
 		}
 	}
@@ -345,7 +315,7 @@ func TestGCSWithCredentialsSendsBearerTokens(t *testing.T) {
 	if strings.Join(auth, ",") != "Bearer tok-1,Bearer tok-2" || tokens != 2 {
 		t.Errorf("the store saw %q after %d token requests, want each stat with a fresh bearer token", auth, tokens)
 	}
-	if got := requestCount(ObjectOpOther, ObjectResultOK) - others; got != 2 {
+	if got := requestCount(OpOther, ResultOK) - others; got != 2 {
 		t.Errorf("%d token requests counted, want 2", got)
 	}
 }
@@ -383,4 +353,14 @@ func TestGCSDriverRefusesRangeIgnored(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "without a range") || !strings.Contains(err.Error(), g.Ref("logs/app-1")) {
 		t.Errorf("bytes from 4 with the range ignored: %v, want a refusal naming the object", err)
 	}
+}
+
+// requestCount is the count of one op and result so far.
+func requestCount(op, result string) int64 {
+	for _, c := range Requests() {
+		if c.Op == op && c.Result == result {
+			return c.Count
+		}
+	}
+	return 0
 }

@@ -1,4 +1,4 @@
-package sparklog
+package objstore
 
 import (
 	"context"
@@ -139,7 +139,7 @@ func openS3(ctx context.Context, u *url.URL, client *http.Client) (*blob.Bucket,
 	}
 	b, err := s3blob.OpenBucket(ctx, s3.NewFromConfig(cfg, opts...), u.Host, &s3blob.Options{RequestChecksumCalculation: cfg.RequestChecksumCalculation})
 	if err == nil {
-		s3Buckets.Store(b, u.Host) // for the keys gocloud would rewrite (blob_keys.go)
+		s3Buckets.Store(b, u.Host) // for the keys gocloud would rewrite (keys.go)
 	}
 	return b, err
 }

@@ -1,4 +1,4 @@
-package sparklog
+package objstore
 
 import (
 	"context"
@@ -17,8 +17,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go/middleware"
 	"gocloud.dev/blob"
-
-	"github.com/sparkglance/sparkglance/internal/human"
 )
 
 // Keys with control characters. S3 accepts any UTF-8 in a key, and
@@ -218,14 +216,4 @@ func objectRangeReader(ctx context.Context, b *blob.Bucket, key string, offset, 
 		return out.Body, nil
 	}
 	return b.NewRangeReader(ctx, key, offset, length, nil)
-}
-
-// quoteName is an object's name (or a file's) as a message shows it:
-// as it is, or Go-quoted when it holds a control character or anything
-// else a terminal would not show as written.
-func quoteName(name string) string {
-	if human.Safe(name) == name {
-		return name
-	}
-	return strconv.Quote(name)
 }

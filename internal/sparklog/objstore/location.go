@@ -1,10 +1,13 @@
-package sparklog
+package objstore
 
 import (
 	"fmt"
 	"net/url"
+	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/sparkglance/sparkglance/internal/human"
 )
 
 // Object stores are reached through gocloud.dev/blob, one code path for
@@ -17,15 +20,19 @@ var objectSchemes = map[string]string{
 	"azblob": "azblob", "abfs": "azblob", "abfss": "azblob", "wasb": "azblob", "wasbs": "azblob",
 }
 
-// SupportedSchemes lists the location schemes read, for messages.
-func SupportedSchemes() string {
+// Schemes lists the URL schemes of the stores, for messages.
+func Schemes() string {
 	var s []string
 	for k := range objectSchemes {
 		s = append(s, k+"://")
 	}
 	sort.Strings(s)
-	return "local paths, file://, " + strings.Join(s, ", ")
+	return strings.Join(s, ", ")
 }
+
+// urlScheme matches a location that starts with a URL scheme, as
+// sparklog's does (one-letter schemes are Windows drive letters).
+var urlScheme = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]+):/`)
 
 // objectLocation is a location in an object store.
 type objectLocation struct {
@@ -44,27 +51,18 @@ type objectLocation struct {
 // ref names the object key of this location's bucket.
 func (o objectLocation) ref(key string) string { return o.base + "/" + key }
 
-// IsObjectURL reports whether location names an object store (s3://, gs://,
+// IsURL reports whether location names an object store (s3://, gs://,
 // abfss://, …) rather than a local path.
-func IsObjectURL(location string) bool {
+func IsURL(location string) bool {
 	m := urlScheme.FindStringSubmatch(location)
 	return m != nil && objectSchemes[strings.ToLower(m[1])] != ""
 }
 
-// ResolveLocation checks an event-log location as Spark writes it
-// (spark.eventLog.dir) and returns how to name it from then on: a plain
-// path as is, a file:// URL as its path, an object-store URL in its
-// canonical form (scheme://bucket/key, its query options remembered for
-// opening the bucket). Any other scheme (hdfs://, …) is an error that names
-// what is supported and the mount alternative.
-func ResolveLocation(location string) (string, error) {
-	m := urlScheme.FindStringSubmatch(location)
-	if m != nil && !strings.EqualFold(m[1], "file") && !IsObjectURL(location) {
-		return "", fmt.Errorf("%s: the %s:// scheme is not supported: event logs are read from %s; for another store, mount it (e.g. an HDFS NFS gateway, mountpoint-s3, gcsfuse, blobfuse2) and give the mounted path", quoteName(location), m[1], SupportedSchemes())
-	}
-	if m == nil || strings.EqualFold(m[1], "file") {
-		return LocalPath(location)
-	}
+// Resolve checks an object-store URL (IsURL) and returns its canonical
+// form, scheme://bucket/key, by which every function here names an
+// object or prefix from then on; its query options are remembered for
+// opening the bucket.
+func Resolve(location string) (string, error) {
 	loc, err := parseObjectLocation(location)
 	if err != nil {
 		return "", err
@@ -79,12 +77,12 @@ func ResolveLocation(location string) (string, error) {
 func parseObjectLocation(location string) (objectLocation, error) {
 	u, err := url.Parse(location)
 	if err != nil {
-		return objectLocation{}, fmt.Errorf("%s: not a valid URL: %w", quoteName(location), err)
+		return objectLocation{}, fmt.Errorf("%s: not a valid URL: %w", human.QuotedName(location), err)
 	}
 	scheme := strings.ToLower(u.Scheme)
 	driver := objectSchemes[scheme]
 	if u.Host == "" {
-		return objectLocation{}, fmt.Errorf("%s: no bucket or container named (want %s://<bucket>/<prefix>)", quoteName(location), scheme)
+		return objectLocation{}, fmt.Errorf("%s: no bucket or container named (want %s://<bucket>/<prefix>)", human.QuotedName(location), scheme)
 	}
 	authority := u.Host
 	if u.User != nil {
@@ -103,7 +101,7 @@ func parseObjectLocation(location string) (objectLocation, error) {
 		}
 		account, domain, _ := strings.Cut(u.Host, ".")
 		if container == "" || account == "" {
-			return objectLocation{}, fmt.Errorf("%s: want %s://<container>@<account>.dfs.core.windows.net/<path>", quoteName(location), scheme)
+			return objectLocation{}, fmt.Errorf("%s: want %s://<container>@<account>.dfs.core.windows.net/<path>", human.QuotedName(location), scheme)
 		}
 		bucket = container
 		if q.Get("storage_account") == "" {
@@ -126,7 +124,7 @@ func parseObjectLocation(location string) (objectLocation, error) {
 func splitObjectPath(p string) (*objectBucket, string, error) {
 	m := urlScheme.FindStringSubmatch(p)
 	if m == nil {
-		return nil, "", fmt.Errorf("%s: not an object URL", quoteName(p))
+		return nil, "", fmt.Errorf("%s: not an object URL", human.QuotedName(p))
 	}
 	rest := p[len(m[1])+3:]
 	host, key, _ := strings.Cut(rest, "/")
@@ -144,6 +142,3 @@ func splitObjectPath(p string) (*objectBucket, string, error) {
 	}
 	return b, key, nil
 }
-
-// isObjectPath reports whether a log's path names an object.
-func isObjectPath(p string) bool { return IsObjectURL(p) }

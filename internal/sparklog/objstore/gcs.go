@@ -1,4 +1,4 @@
-package sparklog
+package objstore
 
 import (
 	"context"
