@@ -12,8 +12,8 @@
 // # Adding a Spark field
 //
 // A field Spark writes is named in four places; a new one is added to each,
-// in this order (when the shared real logs carry the field, the oracle test
-// fails on a field forgotten in 2 or 3):
+// in this order (when the shared real logs carry the field,
+// TestDecodeLineMatchesReference fails on a field forgotten in 2 or 3):
 //
 //  1. events.go: the field on its event or sub-object struct, its unit in a
 //     comment, and Spark's key where the Go name differs from it
@@ -27,10 +27,10 @@
 //     repeated sub-objects (decode_repeat.go) learn keys by themselves and
 //     need nothing.
 //  3. The reference decoder in decode_oracle_test.go (refDecode), written
-//     the slow, obvious way with encoding/json: it is compared with the fast
-//     one on every real log, so a field in 2 but not here (or decoded
-//     differently) fails there. Add the key to the hand-written line of
-//     decode_test.go too, so a log without the field still checks it.
+//     the slow, obvious way with encoding/json: decode_real_test.go compares
+//     it with the fast one on every real log, so a field in 2 but not here
+//     (or decoded differently) fails there. Add the key to the hand-written
+//     lines of decode_test.go too, so that no log is needed to check it.
 //  4. The analysis, if it uses the field: a task-metric counter goes into
 //     taskMetricFields (internal/analysis/problems.go), which checks every
 //     counter for negative values; then the sums or reports that show it.
