@@ -21,6 +21,7 @@ import (
 	"github.com/sparkglance/sparkglance/internal/glanceweb"
 	"github.com/sparkglance/sparkglance/internal/simulate"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // liveApp is the document of a simulated running application, as the
@@ -35,7 +36,7 @@ func liveApp(t *testing.T) glanceweb.App {
 	}
 	app := analysis.New(analysis.DefaultConfig())
 	for i, line := range bytes.Split(bytes.TrimSpace(log.Bytes()), []byte("\n")) {
-		ev, err := sparklog.DecodeLine(line)
+		ev, err := sparkevent.DecodeLine(line)
 		if err != nil {
 			t.Fatalf("simulated line %d: %v", i+1, err)
 		}

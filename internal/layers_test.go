@@ -1,6 +1,8 @@
 // Package layers_test checks the module's import layering: domain code under
 // internal/ knows nothing of collectors, the exporter, commands or the
-// command-line library; a collector knows no other collector and no command.
+// command-line library; a collector knows no other collector and no command;
+// inside the event-log reader, the decoder, the codecs and the object stores
+// sit below the readers and know nothing of them or of each other.
 package layers_test
 
 import (
@@ -63,7 +65,34 @@ func TestImportLayers(t *testing.T) {
 		name, _, _ := strings.Cut(rest, "/")
 		return name
 	}
+	// The parts of internal/sparklog below its readers, each with the
+	// packages it must not depend on, directly or not.
+	sparklogParts := []struct {
+		dir, why string
+		not      []string
+	}{
+		{"internal/sparklog/sparkevent", "the decoder turns one line into an event; files, codecs and object stores are the readers' (sparklog), above it",
+			[]string{"internal/sparklog", "internal/sparklog/codec", "internal/sparklog/objstore"}},
+		{"internal/sparklog/codec", "a codec decompresses bytes; it knows no event, store or log layout",
+			[]string{"internal/sparklog", "internal/sparklog/sparkevent", "internal/sparklog/objstore"}},
+		{"internal/sparklog/objstore", "an object store lists and reads objects; events, codecs and log layouts are above it",
+			[]string{"internal/sparklog", "internal/sparklog/sparkevent", "internal/sparklog/codec"}},
+	}
+	found := map[string]bool{}
 	for _, p := range listPackages(t) {
+		for _, part := range sparklogParts {
+			if !under(p.path, part.dir) {
+				continue
+			}
+			found[part.dir] = true
+			for _, d := range p.deps {
+				for _, no := range part.not {
+					if d == module+"/"+no {
+						forbid(p.path, d, part.why)
+					}
+				}
+			}
+		}
 		if under(p.path, "internal") {
 			// Every dependency, direct or not: a library below internal/
 			// must not drag the command line or the serving layers in.
@@ -85,6 +114,11 @@ func TestImportLayers(t *testing.T) {
 					forbid(p.path, d, "collectors must not import commands")
 				}
 			}
+		}
+	}
+	for _, part := range sparklogParts {
+		if !found[part.dir] {
+			t.Errorf("no package %s: the layering above names one", part.dir)
 		}
 	}
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/sparkglance/sparkglance/internal/jsonindent"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
 	"github.com/sparkglance/sparkglance/internal/sparklog/codec"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 	"github.com/sparkglance/sparkglance/internal/workload"
 )
 
@@ -356,7 +357,7 @@ func writeTextResult(w io.Writer, r appdoc.Doc) error {
 		}
 	}
 	fmt.Fprintf(w, "\nRead %s: %s, %s, %s\n", human.Plural(r.Lines, "line"), human.Plural(execs, "executor"),
-		human.Plural(stages, "stage attempt"), human.Plural(r.Events[sparklog.TypeTaskEnd], "task"))
+		human.Plural(stages, "stage attempt"), human.Plural(r.Events[sparkevent.TypeTaskEnd], "task"))
 	types := slices.Sorted(maps.Keys(r.Events))
 	for _, t := range types {
 		fmt.Fprintf(w, "  %10s  %s\n", human.Count(r.Events[t]), t)

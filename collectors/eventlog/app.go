@@ -12,6 +12,7 @@ import (
 	"github.com/sparkglance/sparkglance/internal/analysis/sqlops"
 	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // snapshotEvery bounds how often a busy log's snapshot is rebuilt; a log
@@ -364,10 +365,10 @@ func (a *trackedApp) finish() {
 }
 
 // Event implements sparklog.Handler.
-func (a *trackedApp) Event(_ sparklog.Position, ev sparklog.Event) error {
+func (a *trackedApp) Event(_ sparklog.Position, ev sparkevent.Event) error {
 	a.w.stats.events.Add(1)
 	switch e := ev.(type) {
-	case *sparklog.ApplicationStart:
+	case *sparkevent.ApplicationStart:
 		a.user, a.started = e.User, true
 	}
 	a.analysis.Add(ev)

@@ -19,6 +19,7 @@ import (
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 	"github.com/sparkglance/sparkglance/internal/testkit"
 )
 
@@ -209,7 +210,7 @@ func referenceReport(t testing.TB, path string, interval time.Duration) analysis
 	cfg := analysis.DefaultConfig()
 	cfg.Interval = interval
 	app := analysis.New(cfg)
-	h := sparklog.HandlerFuncs{OnEvent: func(_ sparklog.Position, ev sparklog.Event) error { app.Add(ev); return nil }}
+	h := sparklog.HandlerFuncs{OnEvent: func(_ sparklog.Position, ev sparkevent.Event) error { app.Add(ev); return nil }}
 	if _, err := sparklog.Read(logs[0], h, sparklog.Options{}); err != nil {
 		t.Fatalf("read %s: %v", path, err)
 	}

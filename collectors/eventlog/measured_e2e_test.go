@@ -13,7 +13,7 @@ import (
 	"github.com/sparkglance/sparkglance/collectors/process"
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/jvm/jvmtest"
-	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // A real JVM, found by the node agent as executor 1 of an application,
@@ -39,7 +39,7 @@ func TestMeasuredEnergyOfABurningJVM(t *testing.T) {
 	app := analysis.New(analysis.DefaultConfig())
 	add := func(format string, args ...any) {
 		t.Helper()
-		ev, err := sparklog.DecodeLine(fmt.Appendf(nil, format, args...))
+		ev, err := sparkevent.DecodeLine(fmt.Appendf(nil, format, args...))
 		if err != nil {
 			t.Fatal(err)
 		}

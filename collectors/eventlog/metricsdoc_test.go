@@ -8,6 +8,7 @@ import (
 	"github.com/sparkglance/sparkglance/internal/analysis/sqlops"
 	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/objstore"
 	"github.com/sparkglance/sparkglance/internal/workload"
 )
 
@@ -90,8 +91,8 @@ func TestErrorReasonsAreTheSchemas(t *testing.T) {
 // declare every operation and result the object-store readers count.
 func TestObjectRequestLabelsAreTheSchemas(t *testing.T) {
 	for label, values := range map[string][]string{
-		"op":     {sparklog.ObjectOpList, sparklog.ObjectOpStat, sparklog.ObjectOpGet, sparklog.ObjectOpOther},
-		"result": {sparklog.ObjectResultOK, sparklog.ObjectResultNotFound, sparklog.ObjectResultDenied, sparklog.ObjectResultThrottled, sparklog.ObjectResultError},
+		"op":     {objstore.OpList, objstore.OpStat, objstore.OpGet, objstore.OpOther},
+		"result": {objstore.ResultOK, objstore.ResultNotFound, objstore.ResultDenied, objstore.ResultThrottled, objstore.ResultError},
 	} {
 		declared := sm.EventlogObjectRequests.Values(label)
 		for _, v := range values {

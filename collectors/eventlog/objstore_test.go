@@ -9,14 +9,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/objstore"
 	"github.com/sparkglance/sparkglance/internal/testkit/objstoretest"
 )
 
 // objectRequests is the process's count of object-store requests of op
 // with result.
 func objectRequests(op, result string) int64 {
-	for _, c := range sparklog.ObjectRequests() {
+	for _, c := range objstore.Requests() {
 		if c.Op == op && c.Result == result {
 			return c.Count
 		}
@@ -71,7 +71,7 @@ func TestAzureLiveRollingLogFollowedPartByPart(t *testing.T) {
 
 func testLiveRollingLogFollowedPartByPart(t *testing.T, s3 objstoretest.Store) {
 	const appID = "app-20261202080000-0001"
-	gets := objectRequests(sparklog.ObjectOpGet, sparklog.ObjectResultOK)
+	gets := objectRequests(objstore.OpGet, objstore.ResultOK)
 	w, parts, write, whole := s3LiveApp(t, s3, appID)
 	events := func() float64 {
 		v, _ := series(gather(t, w), "sparkglance_eventlog_events_total", nil)
@@ -98,7 +98,7 @@ func testLiveRollingLogFollowedPartByPart(t *testing.T, s3 objstoretest.Store) {
 	if v, ok := series(mfs, "spark_app_core_seconds_total", map[string]string{"app_id": appID}); !ok || !near(v, ref.Totals.AvailableCoreSecs) {
 		t.Errorf("core seconds %v (present %v), an analysis of the whole log says %v", v, ok, ref.Totals.AvailableCoreSecs)
 	}
-	if got := objectRequests(sparklog.ObjectOpGet, sparklog.ObjectResultOK) - gets; got != int64(len(parts)) {
+	if got := objectRequests(objstore.OpGet, objstore.ResultOK) - gets; got != int64(len(parts)) {
 		t.Errorf("%d reads for %d parts: a part was downloaded again", got, len(parts))
 	}
 	if v, ok := series(mfs, "sparkglance_eventlog_object_requests_total", map[string]string{"op": "list", "result": "ok"}); !ok || v < 1 {
@@ -147,15 +147,15 @@ func testDeniedThenThrottledMidFollow(t *testing.T, s3 objstoretest.Store) {
 	if v, _ := series(gatherWith(t, w, func(error) {}), "sparkglance_eventlog_apps", map[string]string{"state": "running"}); v != 1 {
 		t.Errorf("the application was dropped while the bucket was unreadable (%v running)", v)
 	}
-	if objectRequests(sparklog.ObjectOpList, sparklog.ObjectResultDenied)+objectRequests(sparklog.ObjectOpStat, sparklog.ObjectResultDenied) == 0 {
-		t.Errorf("denied requests not counted: %v", sparklog.ObjectRequests())
+	if objectRequests(objstore.OpList, objstore.ResultDenied)+objectRequests(objstore.OpStat, objstore.ResultDenied) == 0 {
+		t.Errorf("denied requests not counted: %v", objstore.Requests())
 	}
 	s3.Deny(false)
 	waitFor(t, 10*time.Second, "the collector recovers", func() bool { return w.Ready() == nil })
 
-	throttled := objectRequests(sparklog.ObjectOpList, sparklog.ObjectResultThrottled) +
-		objectRequests(sparklog.ObjectOpStat, sparklog.ObjectResultThrottled) +
-		objectRequests(sparklog.ObjectOpGet, sparklog.ObjectResultThrottled)
+	throttled := objectRequests(objstore.OpList, objstore.ResultThrottled) +
+		objectRequests(objstore.OpStat, objstore.ResultThrottled) +
+		objectRequests(objstore.OpGet, objstore.ResultThrottled)
 	s3.Throttle(2)
 	write(1)
 	waitFor(t, 20*time.Second, "the throttled requests are retried", func() bool { return s3.ThrottledCount() >= 2 })
@@ -165,9 +165,9 @@ func testDeniedThenThrottledMidFollow(t *testing.T, s3 objstoretest.Store) {
 			t.Errorf("a scrape failed while the store throttled: %v", err)
 		}
 	}
-	after := objectRequests(sparklog.ObjectOpList, sparklog.ObjectResultThrottled) +
-		objectRequests(sparklog.ObjectOpStat, sparklog.ObjectResultThrottled) +
-		objectRequests(sparklog.ObjectOpGet, sparklog.ObjectResultThrottled)
+	after := objectRequests(objstore.OpList, objstore.ResultThrottled) +
+		objectRequests(objstore.OpStat, objstore.ResultThrottled) +
+		objectRequests(objstore.OpGet, objstore.ResultThrottled)
 	if after-throttled < 2 {
 		t.Errorf("%d throttled requests counted, want 2", after-throttled)
 	}

@@ -17,6 +17,7 @@ import (
 
 	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/objstore"
 )
 
 // Watcher is the event-log collector's model: it watches the directories,
@@ -109,7 +110,7 @@ func newWatcher(cfg Config, logger *slog.Logger, claims *Claims) (*Watcher, erro
 	}
 	dirs := make([]string, 0, len(cfg.Dirs))
 	for _, d := range cfg.Dirs {
-		if sparklog.IsObjectURL(d) {
+		if objstore.IsURL(d) {
 			canon, err := sparklog.ResolveLocation(d)
 			if err != nil {
 				return nil, fmt.Errorf("--eventlog.dir %s: %w", d, err)
@@ -464,7 +465,7 @@ func (w *Watcher) admit(ctx context.Context, found []sparklog.Log, now time.Time
 		actx, cancel := context.WithCancel(ctx)
 		a.cancel = cancel
 		w.apps[c.log.Key] = a
-		if a.rolling && c.log.InProgress && w.notes != nil && !sparklog.IsObjectURL(c.log.Path) {
+		if a.rolling && c.log.InProgress && w.notes != nil && !objstore.IsURL(c.log.Path) {
 			// Spark adds a live rolling log's events files later; without
 			// this watch they are seen only at the next poll.
 			if err := w.notes.Add(c.log.Path); err != nil {

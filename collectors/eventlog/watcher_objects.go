@@ -7,13 +7,14 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/objstore"
 )
 
 // objectDir is an object-store location between scans: its paginated
 // listing (continued where the request budget stopped it) and the logs
 // of its last listing.
 type objectDir struct {
-	listing sparklog.ObjectListing
+	listing objstore.Listing
 	last    time.Time
 	logs    []sparklog.Log
 	scanned bool
@@ -24,7 +25,7 @@ type objectDir struct {
 // within its request budget. due is false when d was not listed now; logs
 // are then those of its last listing, which stand until the next one.
 func (w *Watcher) discover(d string, now time.Time) (logs []sparklog.Log, due bool, err error) {
-	if !sparklog.IsObjectURL(d) {
+	if !objstore.IsURL(d) {
 		logs, err := sparklog.DiscoverWith(d, sparklog.DiscoverOptions{FollowExternalLinks: w.cfg.FollowExternalLinks})
 		return logs, true, err
 	}
@@ -43,7 +44,7 @@ func (w *Watcher) discover(d string, now time.Time) (logs []sparklog.Log, due bo
 		ObjectListing:     &od.listing,
 	})
 	od.last, od.scanned = now, true
-	if errors.Is(err, sparklog.ErrThrottled) {
+	if errors.Is(err, objstore.ErrThrottled) {
 		// Backed off and counted already; the applications stay, and the
 		// next scan tries again.
 		w.log.Debug("object store throttled the listing; trying again at the next scan", "dir", d, "err", err)
@@ -64,7 +65,7 @@ func (w *Watcher) discover(d string, now time.Time) (logs []sparklog.Log, due bo
 // a log in an object store once per scan interval, since every look is a
 // request.
 func (w *Watcher) pollInterval(key string) time.Duration {
-	if sparklog.IsObjectURL(key) {
+	if objstore.IsURL(key) {
 		return w.cfg.ScanInterval
 	}
 	return w.cfg.PollInterval
@@ -72,7 +73,7 @@ func (w *Watcher) pollInterval(key string) time.Duration {
 
 // listedSize is an object's size as its listing gave it.
 func listedSize(f sparklog.LogFile) (int64, bool) {
-	if !sparklog.IsObjectURL(f.Path) || f.Member != "" {
+	if !objstore.IsURL(f.Path) || f.Member != "" {
 		return 0, false
 	}
 	return f.Size, true
@@ -81,7 +82,7 @@ func listedSize(f sparklog.LogFile) (int64, bool) {
 // objectRequestMetrics are the process's object-store requests so far.
 func objectRequestMetrics() []prometheus.Metric {
 	var out []prometheus.Metric
-	for _, c := range sparklog.ObjectRequests() {
+	for _, c := range objstore.Requests() {
 		out = append(out, prometheus.MustNewConstMetric(selfObjectRequests.Desc(), counter, float64(c.Count), c.Op, c.Result))
 	}
 	return out

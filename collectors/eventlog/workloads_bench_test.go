@@ -11,7 +11,7 @@ import (
 
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/simulate"
-	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 	"github.com/sparkglance/sparkglance/internal/workload"
 )
 
@@ -30,7 +30,7 @@ func seriesSummaries(b testing.TB, n int) []workload.Summary {
 		}
 		app := analysis.New(analysis.DefaultConfig())
 		for _, line := range bytes.Split(bytes.TrimSpace(log.Bytes()), []byte("\n")) {
-			ev, err := sparklog.DecodeLine(line)
+			ev, err := sparkevent.DecodeLine(line)
 			if err != nil {
 				b.Fatal(err)
 			}

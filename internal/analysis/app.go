@@ -7,6 +7,7 @@ import (
 
 	"github.com/sparkglance/sparkglance/internal/analysis/sqlops"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 	"github.com/sparkglance/sparkglance/internal/workloadkey"
 )
 
@@ -159,62 +160,62 @@ func (a *App) plausible(t int64) bool {
 }
 
 // Add folds one event into the analysis. Unknown event types are ignored.
-func (a *App) Add(ev sparklog.Event) { a.AddAt(sparklog.Position{}, ev) }
+func (a *App) Add(ev sparkevent.Event) { a.AddAt(sparklog.Position{}, ev) }
 
 // AddAt is Add for an event read at pos, which the problems it causes name.
-func (a *App) AddAt(pos sparklog.Position, ev sparklog.Event) {
+func (a *App) AddAt(pos sparklog.Position, ev sparkevent.Event) {
 	a.pos = pos
 	a.observeDeeper(ev)
 	switch e := ev.(type) {
-	case *sparklog.LogStart:
+	case *sparkevent.LogStart:
 		a.sparkVersion = e.SparkVersion
-	case *sparklog.DatabricksMetadata: // Databricks logs have no LogStart
+	case *sparkevent.DatabricksMetadata: // Databricks logs have no LogStart
 		if a.sparkVersion == "" {
 			a.sparkVersion = e.SparkVersion
 		}
 		a.seen(e.Timestamp)
-	case *sparklog.ApplicationStart:
+	case *sparkevent.ApplicationStart:
 		a.appID, a.attemptID, a.appName = e.AppID, e.AttemptID, e.AppName
 		a.start, a.hasStart = e.Timestamp, true
 		a.seen(e.Timestamp)
-	case *sparklog.ApplicationEnd:
+	case *sparkevent.ApplicationEnd:
 		a.end, a.ended = e.Timestamp, true
 		a.seen(e.Timestamp)
-	case *sparklog.EnvironmentUpdate:
+	case *sparkevent.EnvironmentUpdate:
 		a.environment(e)
-	case *sparklog.ResourceProfileAdded:
+	case *sparkevent.ResourceProfileAdded:
 		if c, ok := e.TaskResources["cpus"]; ok && c >= 1 {
 			a.rpCPUs[e.ID] = int(c)
 		}
-	case *sparklog.ExecutorAdded:
+	case *sparkevent.ExecutorAdded:
 		a.seen(e.Timestamp)
 		a.executorAdded(e)
-	case *sparklog.ExecutorRemoved:
+	case *sparkevent.ExecutorRemoved:
 		a.seen(e.Timestamp)
 		a.executorRemoved(e)
-	case *sparklog.BlockManagerAdded:
+	case *sparkevent.BlockManagerAdded:
 		a.seen(e.Timestamp)
 		a.blockManagerAdded(e)
-	case *sparklog.JobStart:
+	case *sparkevent.JobStart:
 		a.seen(e.SubmissionTime)
 		a.jobStart(e)
 		a.jobLog.start(e.JobID, e.SubmissionTime, a.jobs[e.JobID])
 		a.sql.Add(e)
-	case *sparklog.JobEnd:
+	case *sparkevent.JobEnd:
 		a.seen(e.CompletionTime)
 		a.jobLog.end(e.JobID, e.CompletionTime, e.Result)
 		a.jobEnd(e)
 		a.sql.Add(e)
-	case *sparklog.StageSubmitted:
+	case *sparkevent.StageSubmitted:
 		a.seen(e.Stage.SubmissionTime)
 		a.stageSubmitted(e)
-	case *sparklog.StageCompleted:
+	case *sparkevent.StageCompleted:
 		a.seen(e.Stage.CompletionTime)
 		a.stageCompleted(e)
-	case *sparklog.TaskStart:
+	case *sparkevent.TaskStart:
 		a.seen(e.Task.LaunchTime)
 		a.taskStart(e)
-	case *sparklog.TaskEnd:
+	case *sparkevent.TaskEnd:
 		e = a.checkedTaskEnd(e)
 		// A finish time far past everything seen so far is still plausible
 		// when the task's own launch was and the span is one a task can
@@ -230,24 +231,24 @@ func (a *App) AddAt(pos sparklog.Position, ev sparklog.Event) {
 		}
 		a.taskEnd(e, placeable)
 		a.sql.Add(e)
-	case *sparklog.StageExecutorMetrics:
+	case *sparkevent.StageExecutorMetrics:
 		if ex := a.executor(e.ExecutorID); ex != nil {
 			ex.notePeaks(e.Metrics)
 		}
-	case *sparklog.SQLExecutionStart:
+	case *sparkevent.SQLExecutionStart:
 		a.seen(e.Time)
 		a.sql.Add(e)
-	case *sparklog.SQLExecutionEnd:
+	case *sparkevent.SQLExecutionEnd:
 		a.seen(e.Time)
 		a.sql.Add(e)
-	case *sparklog.SQLAdaptiveExecutionUpdate, *sparklog.DriverAccumUpdates:
+	case *sparkevent.SQLAdaptiveExecutionUpdate, *sparkevent.DriverAccumUpdates:
 		a.sql.Add(e)
-	case *sparklog.StreamingQueryStarted, *sparklog.StreamingQueryProgress, *sparklog.StreamingQueryTerminated:
+	case *sparkevent.StreamingQueryStarted, *sparkevent.StreamingQueryProgress, *sparkevent.StreamingQueryTerminated:
 		a.streamingEvent(e)
 	}
 }
 
-func (a *App) environment(e *sparklog.EnvironmentUpdate) {
+func (a *App) environment(e *sparkevent.EnvironmentUpdate) {
 	a.props = workloadkey.Redact(e.SparkProperties) // a new map: reports may hold the old one
 	if m, ok := e.SparkProperties["spark.master"]; ok {
 		a.master = m

@@ -10,7 +10,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 	"github.com/sparkglance/sparkglance/internal/testkit"
 )
 
@@ -18,16 +18,16 @@ import (
 // slots, stages run one after another, each stage's tasks list-scheduled
 // on the slots with durations of 0.2–5 s (a few stragglers), events in time
 // order. It returns the number of tasks.
-func generateApp(stages, tasksPerStage, executors, cores int, add func(sparklog.Event)) int {
+func generateApp(stages, tasksPerStage, executors, cores int, add func(sparkevent.Event)) int {
 	rng := rand.New(rand.NewPCG(1, 2))
 	t0 := int64(1_700_000_000_000)
-	add(&sparklog.LogStart{SparkVersion: "3.5.1"})
-	add(&sparklog.EnvironmentUpdate{SparkProperties: map[string]string{"spark.master": "yarn"}})
-	add(&sparklog.ApplicationStart{AppName: "generated", AppID: "application_1_0001", Timestamp: t0})
+	add(&sparkevent.LogStart{SparkVersion: "3.5.1"})
+	add(&sparkevent.EnvironmentUpdate{SparkProperties: map[string]string{"spark.master": "yarn"}})
+	add(&sparkevent.ApplicationStart{AppName: "generated", AppID: "application_1_0001", Timestamp: t0})
 	ids := make([]string, executors)
 	for i := range ids {
 		ids[i] = fmt.Sprint(i + 1)
-		add(&sparklog.ExecutorAdded{Timestamp: t0 + 1000, ExecutorID: ids[i], Host: "host" + ids[i], TotalCores: cores})
+		add(&sparkevent.ExecutorAdded{Timestamp: t0 + 1000, ExecutorID: ids[i], Host: "host" + ids[i], TotalCores: cores})
 	}
 	type ev struct {
 		at  int64
@@ -42,9 +42,9 @@ func generateApp(stages, tasksPerStage, executors, cores int, add func(sparklog.
 	finish := make([]int64, tasksPerStage)
 	slotOf := make([]int, tasksPerStage)
 	for s := range stages {
-		info := sparklog.StageInfo{StageID: s, Name: fmt.Sprintf("stage %d", s), NumTasks: tasksPerStage, SubmissionTime: now}
-		add(&sparklog.JobStart{JobID: s, SubmissionTime: now, StageInfos: []sparklog.StageInfo{info}})
-		add(&sparklog.StageSubmitted{Stage: info})
+		info := sparkevent.StageInfo{StageID: s, Name: fmt.Sprintf("stage %d", s), NumTasks: tasksPerStage, SubmissionTime: now}
+		add(&sparkevent.JobStart{JobID: s, SubmissionTime: now, StageInfos: []sparkevent.StageInfo{info}})
+		add(&sparkevent.StageSubmitted{Stage: info})
 		for i := range slots {
 			slots[i] = now
 		}
@@ -62,27 +62,27 @@ func generateApp(stages, tasksPerStage, executors, cores int, add func(sparklog.
 		slices.SortFunc(evs, func(x, y ev) int { return cmp.Compare(x.at, y.at) })
 		base := taskID
 		for _, e := range evs {
-			ti := sparklog.TaskInfo{TaskID: base + int64(e.idx), Index: e.idx, LaunchTime: launch[e.idx], ExecutorID: ids[slotOf[e.idx]/cores]}
+			ti := sparkevent.TaskInfo{TaskID: base + int64(e.idx), Index: e.idx, LaunchTime: launch[e.idx], ExecutorID: ids[slotOf[e.idx]/cores]}
 			if !e.end {
-				add(&sparklog.TaskStart{StageID: s, Task: ti})
+				add(&sparkevent.TaskStart{StageID: s, Task: ti})
 				continue
 			}
 			ti.FinishTime = finish[e.idx]
 			d := finish[e.idx] - launch[e.idx]
-			add(&sparklog.TaskEnd{StageID: s, Reason: sparklog.TaskEndReason{Reason: "Success"}, Task: ti, Metrics: &sparklog.TaskMetrics{
+			add(&sparkevent.TaskEnd{StageID: s, Reason: sparkevent.TaskEndReason{Reason: "Success"}, Task: ti, Metrics: &sparkevent.TaskMetrics{
 				ExecutorRunTime: d - 20, ExecutorCPUTime: d * 700_000, HasExecutorCPUTime: true, ExecutorDeserializeCPUTime: 5_000_000,
 				JVMGCTime: d / 20, ResultSerializationTime: 1, MemoryBytesSpilled: int64(rng.IntN(2)) << 20,
-				ShuffleRead:  sparklog.ShuffleReadMetrics{FetchWaitTime: d / 50, LocalBytesRead: 1 << 20},
-				ShuffleWrite: sparklog.ShuffleWriteMetrics{BytesWritten: 1 << 20, WriteTime: 3_000_000},
+				ShuffleRead:  sparkevent.ShuffleReadMetrics{FetchWaitTime: d / 50, LocalBytesRead: 1 << 20},
+				ShuffleWrite: sparkevent.ShuffleWriteMetrics{BytesWritten: 1 << 20, WriteTime: 3_000_000},
 			}})
 		}
 		taskID += int64(tasksPerStage)
 		now = slices.Max(slots) + 100
 		info.CompletionTime = now
-		add(&sparklog.StageCompleted{Stage: info})
-		add(&sparklog.JobEnd{JobID: s, CompletionTime: now, Result: "JobSucceeded"})
+		add(&sparkevent.StageCompleted{Stage: info})
+		add(&sparkevent.JobEnd{JobID: s, CompletionTime: now, Result: "JobSucceeded"})
 	}
-	add(&sparklog.ApplicationEnd{Timestamp: now + 1000})
+	add(&sparkevent.ApplicationEnd{Timestamp: now + 1000})
 	return int(taskID)
 }
 
@@ -142,7 +142,7 @@ func BenchmarkAnalyzeReal(b *testing.B) {
 	run := func(b *testing.B, analyse bool) {
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {
-			d := sparklog.NewDecoder()
+			d := sparkevent.NewDecoder()
 			var a *App
 			if analyse {
 				a = New(DefaultConfig())
@@ -179,38 +179,38 @@ const dayMs = 24 * 3600 * 1000
 // micro-batch every batchMs for days, each a job of one stage with four
 // short tasks on two executors, events in time order. It returns the
 // number of tasks.
-func generateStreaming(days int, batchMs int64, add func(sparklog.Event)) int {
+func generateStreaming(days int, batchMs int64, add func(sparkevent.Event)) int {
 	t0 := int64(1_700_000_000_000)
-	add(&sparklog.LogStart{SparkVersion: "3.5.1"})
-	add(&sparklog.EnvironmentUpdate{SparkProperties: map[string]string{"spark.master": "yarn"}})
-	add(&sparklog.ApplicationStart{AppName: "streaming", AppID: "application_1_0002", Timestamp: t0})
+	add(&sparkevent.LogStart{SparkVersion: "3.5.1"})
+	add(&sparkevent.EnvironmentUpdate{SparkProperties: map[string]string{"spark.master": "yarn"}})
+	add(&sparkevent.ApplicationStart{AppName: "streaming", AppID: "application_1_0002", Timestamp: t0})
 	for _, id := range []string{"1", "2"} {
-		add(&sparklog.ExecutorAdded{Timestamp: t0, ExecutorID: id, Host: "host" + id, TotalCores: 2})
+		add(&sparkevent.ExecutorAdded{Timestamp: t0, ExecutorID: id, Host: "host" + id, TotalCores: 2})
 	}
 	const tasksPerBatch = 4
 	end := t0 + int64(days)*dayMs
 	taskID := int64(0)
 	batch := 0
 	for now := t0 + 1000; now+batchMs <= end; now += batchMs {
-		info := sparklog.StageInfo{StageID: batch, Name: "foreachBatch at Stream.scala:42", NumTasks: tasksPerBatch, SubmissionTime: now}
-		add(&sparklog.JobStart{JobID: batch, SubmissionTime: now, StageInfos: []sparklog.StageInfo{info}})
-		add(&sparklog.StageSubmitted{Stage: info})
+		info := sparkevent.StageInfo{StageID: batch, Name: "foreachBatch at Stream.scala:42", NumTasks: tasksPerBatch, SubmissionTime: now}
+		add(&sparkevent.JobStart{JobID: batch, SubmissionTime: now, StageInfos: []sparkevent.StageInfo{info}})
+		add(&sparkevent.StageSubmitted{Stage: info})
 		for i := range tasksPerBatch {
-			add(&sparklog.TaskStart{StageID: batch, Task: sparklog.TaskInfo{TaskID: taskID + int64(i), Index: i, LaunchTime: now + 10, ExecutorID: []string{"1", "2"}[i%2]}})
+			add(&sparkevent.TaskStart{StageID: batch, Task: sparkevent.TaskInfo{TaskID: taskID + int64(i), Index: i, LaunchTime: now + 10, ExecutorID: []string{"1", "2"}[i%2]}})
 		}
 		for i := range tasksPerBatch {
 			d := int64(200 + 50*i)
-			add(&sparklog.TaskEnd{StageID: batch, Reason: sparklog.TaskEndReason{Reason: "Success"},
-				Task:    sparklog.TaskInfo{TaskID: taskID + int64(i), Index: i, LaunchTime: now + 10, FinishTime: now + 10 + d, ExecutorID: []string{"1", "2"}[i%2]},
-				Metrics: &sparklog.TaskMetrics{ExecutorRunTime: d, ExecutorCPUTime: d * 800_000, HasExecutorCPUTime: true, JVMGCTime: d / 50}})
+			add(&sparkevent.TaskEnd{StageID: batch, Reason: sparkevent.TaskEndReason{Reason: "Success"},
+				Task:    sparkevent.TaskInfo{TaskID: taskID + int64(i), Index: i, LaunchTime: now + 10, FinishTime: now + 10 + d, ExecutorID: []string{"1", "2"}[i%2]},
+				Metrics: &sparkevent.TaskMetrics{ExecutorRunTime: d, ExecutorCPUTime: d * 800_000, HasExecutorCPUTime: true, JVMGCTime: d / 50}})
 		}
 		taskID += tasksPerBatch
 		info.CompletionTime = now + 500
-		add(&sparklog.StageCompleted{Stage: info})
-		add(&sparklog.JobEnd{JobID: batch, CompletionTime: now + 500, Result: "JobSucceeded"})
+		add(&sparkevent.StageCompleted{Stage: info})
+		add(&sparkevent.JobEnd{JobID: batch, CompletionTime: now + 500, Result: "JobSucceeded"})
 		batch++
 	}
-	add(&sparklog.ApplicationEnd{Timestamp: end})
+	add(&sparkevent.ApplicationEnd{Timestamp: end})
 	return int(taskID)
 }
 
@@ -233,13 +233,13 @@ func BenchmarkLongRunning(b *testing.B) {
 			t0 := int64(1_700_000_000_000)
 			for b.Loop() {
 				a := New(DefaultConfig())
-				a.Add(&sparklog.ApplicationStart{AppID: "app", Timestamp: t0})
-				a.Add(&sparklog.ExecutorAdded{Timestamp: t0, ExecutorID: "1", TotalCores: 1})
-				a.Add(&sparklog.TaskStart{Task: sparklog.TaskInfo{TaskID: 1, ExecutorID: "1", LaunchTime: t0}})
-				a.Add(&sparklog.TaskEnd{Reason: sparklog.TaskEndReason{Reason: "Success"},
-					Task:    sparklog.TaskInfo{TaskID: 1, ExecutorID: "1", LaunchTime: t0, FinishTime: t0 + int64(days)*dayMs},
-					Metrics: &sparklog.TaskMetrics{ExecutorCPUTime: int64(days) * dayMs * 1e6, HasExecutorCPUTime: true}})
-				a.Add(&sparklog.ApplicationEnd{Timestamp: t0 + int64(days)*dayMs})
+				a.Add(&sparkevent.ApplicationStart{AppID: "app", Timestamp: t0})
+				a.Add(&sparkevent.ExecutorAdded{Timestamp: t0, ExecutorID: "1", TotalCores: 1})
+				a.Add(&sparkevent.TaskStart{Task: sparkevent.TaskInfo{TaskID: 1, ExecutorID: "1", LaunchTime: t0}})
+				a.Add(&sparkevent.TaskEnd{Reason: sparkevent.TaskEndReason{Reason: "Success"},
+					Task:    sparkevent.TaskInfo{TaskID: 1, ExecutorID: "1", LaunchTime: t0, FinishTime: t0 + int64(days)*dayMs},
+					Metrics: &sparkevent.TaskMetrics{ExecutorCPUTime: int64(days) * dayMs * 1e6, HasExecutorCPUTime: true}})
+				a.Add(&sparkevent.ApplicationEnd{Timestamp: t0 + int64(days)*dayMs})
 				r := a.Report()
 				b.ReportMetric(float64(len(r.Intervals)), "intervals")
 			}
@@ -251,32 +251,32 @@ func BenchmarkLongRunning(b *testing.B) {
 // executors, added one a millisecond, and one task on each (as the log of
 // issue 24.11): every executor event then comes at a new time, when the
 // analysis counts the cores available.
-func generateManyExecutors(n int, add func(sparklog.Event)) {
+func generateManyExecutors(n int, add func(sparkevent.Event)) {
 	t0 := int64(1_700_000_000_000)
-	add(&sparklog.ApplicationStart{AppName: "many", AppID: "app-many", Timestamp: t0})
+	add(&sparkevent.ApplicationStart{AppName: "many", AppID: "app-many", Timestamp: t0})
 	ids := make([]string, n)
 	for i := range ids {
 		ids[i] = fmt.Sprint(i + 1)
-		add(&sparklog.ExecutorAdded{Timestamp: t0 + 1000 + int64(i), ExecutorID: ids[i], Host: "h", TotalCores: 1})
+		add(&sparkevent.ExecutorAdded{Timestamp: t0 + 1000 + int64(i), ExecutorID: ids[i], Host: "h", TotalCores: 1})
 	}
 	start := t0 + 2000 + int64(n)
-	info := sparklog.StageInfo{NumTasks: n, SubmissionTime: start}
-	add(&sparklog.JobStart{SubmissionTime: start, StageInfos: []sparklog.StageInfo{info}})
-	add(&sparklog.StageSubmitted{Stage: info})
+	info := sparkevent.StageInfo{NumTasks: n, SubmissionTime: start}
+	add(&sparkevent.JobStart{SubmissionTime: start, StageInfos: []sparkevent.StageInfo{info}})
+	add(&sparkevent.StageSubmitted{Stage: info})
 	for i := range n {
-		add(&sparklog.TaskStart{Task: sparklog.TaskInfo{TaskID: int64(i), Index: i, LaunchTime: start + 1000 + int64(i/1000), ExecutorID: ids[i]}})
+		add(&sparkevent.TaskStart{Task: sparkevent.TaskInfo{TaskID: int64(i), Index: i, LaunchTime: start + 1000 + int64(i/1000), ExecutorID: ids[i]}})
 	}
 	for i := range n {
 		launch := start + 1000 + int64(i/1000)
-		add(&sparklog.TaskEnd{Reason: sparklog.TaskEndReason{Reason: "Success"},
-			Task:    sparklog.TaskInfo{TaskID: int64(i), Index: i, LaunchTime: launch, FinishTime: launch + 1000, ExecutorID: ids[i]},
-			Metrics: &sparklog.TaskMetrics{ExecutorRunTime: 900, ExecutorCPUTime: 8e8, HasExecutorCPUTime: true, JVMGCTime: 10, MemoryBytesSpilled: int64(i%7) << 20}})
+		add(&sparkevent.TaskEnd{Reason: sparkevent.TaskEndReason{Reason: "Success"},
+			Task:    sparkevent.TaskInfo{TaskID: int64(i), Index: i, LaunchTime: launch, FinishTime: launch + 1000, ExecutorID: ids[i]},
+			Metrics: &sparkevent.TaskMetrics{ExecutorRunTime: 900, ExecutorCPUTime: 8e8, HasExecutorCPUTime: true, JVMGCTime: 10, MemoryBytesSpilled: int64(i%7) << 20}})
 	}
 	end := start + 3000 + int64(n/1000)
 	info.CompletionTime = end
-	add(&sparklog.StageCompleted{Stage: info})
-	add(&sparklog.JobEnd{CompletionTime: end, Result: "JobSucceeded"})
-	add(&sparklog.ApplicationEnd{Timestamp: end + 1000})
+	add(&sparkevent.StageCompleted{Stage: info})
+	add(&sparkevent.JobEnd{CompletionTime: end, Result: "JobSucceeded"})
+	add(&sparkevent.ApplicationEnd{Timestamp: end + 1000})
 }
 
 // BenchmarkManyExecutors analyses one application with many single-core

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // randomStagesLog is a random application that a cluster could have run:
@@ -17,18 +17,18 @@ import (
 // times are multiples of step so that stage borders fall on fixed-width
 // interval edges. Events are in time order; withStarts false drops every
 // TaskStart (trimmed logs, spark-sight's test logs).
-func randomStagesLog(rng *rand.Rand, withStarts bool, step int64) []sparklog.Event {
+func randomStagesLog(rng *rand.Rand, withStarts bool, step int64) []sparkevent.Event {
 	t0 := int64(1_700_000_000_000)
 	execs, cores := 1+rng.IntN(4), 1+rng.IntN(4)
-	var evs []sparklog.Event
-	evs = append(evs, &sparklog.ApplicationStart{AppID: "app-prop", Timestamp: t0})
+	var evs []sparkevent.Event
+	evs = append(evs, &sparkevent.ApplicationStart{AppID: "app-prop", Timestamp: t0})
 	for e := range execs {
-		evs = append(evs, &sparklog.ExecutorAdded{Timestamp: t0, ExecutorID: fmt.Sprint(e + 1), Host: "h", TotalCores: cores})
+		evs = append(evs, &sparkevent.ExecutorAdded{Timestamp: t0, ExecutorID: fmt.Sprint(e + 1), Host: "h", TotalCores: cores})
 	}
 	type timed struct {
 		at  int64
 		end bool
-		ev  sparklog.Event
+		ev  sparkevent.Event
 	}
 	var tev []timed
 	free := make([]int64, execs*cores) // when each slot is free again
@@ -50,14 +50,14 @@ func randomStagesLog(rng *rand.Rand, withStarts bool, step int64) []sparklog.Eve
 			free[k] = finish
 			cpu := rng.Int64N(d + 1)
 			gc := rng.Int64N(d - cpu + 1)
-			info := sparklog.TaskInfo{TaskID: taskID, LaunchTime: launch, ExecutorID: fmt.Sprint(k/cores + 1)}
+			info := sparkevent.TaskInfo{TaskID: taskID, LaunchTime: launch, ExecutorID: fmt.Sprint(k/cores + 1)}
 			taskID++
 			if withStarts {
-				tev = append(tev, timed{launch, false, &sparklog.TaskStart{StageID: s, Task: info}})
+				tev = append(tev, timed{launch, false, &sparkevent.TaskStart{StageID: s, Task: info}})
 			}
 			info.FinishTime = finish
-			tev = append(tev, timed{finish, true, &sparklog.TaskEnd{StageID: s, Reason: sparklog.TaskEndReason{Reason: "Success"}, Task: info,
-				Metrics: &sparklog.TaskMetrics{ExecutorCPUTime: cpu * 1e6, HasExecutorCPUTime: true, JVMGCTime: gc}}})
+			tev = append(tev, timed{finish, true, &sparkevent.TaskEnd{StageID: s, Reason: sparkevent.TaskEndReason{Reason: "Success"}, Task: info,
+				Metrics: &sparkevent.TaskMetrics{ExecutorCPUTime: cpu * 1e6, HasExecutorCPUTime: true, JVMGCTime: gc}}})
 		}
 	}
 	// Ends before starts at the same time, as a slot is freed then taken.
@@ -78,7 +78,7 @@ func randomStagesLog(rng *rand.Rand, withStarts bool, step int64) []sparklog.Eve
 		evs = append(evs, e.ev)
 		last = e.at
 	}
-	return append(evs, &sparklog.ApplicationEnd{Timestamp: last + step})
+	return append(evs, &sparkevent.ApplicationEnd{Timestamp: last + step})
 }
 
 // Stage-border intervals of random logs, with and without TaskStart

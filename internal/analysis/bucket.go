@@ -3,7 +3,7 @@ package analysis
 import (
 	"slices"
 
-	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // contrib is what one ended task spreads over its [launch, finish) time.
@@ -101,7 +101,7 @@ func (b *bucket) empty() bool {
 }
 
 // spreadTask turns a task end into its contribution and spreads it.
-func (a *App) spreadTask(e *sparklog.TaskEnd, exec int32) {
+func (a *App) spreadTask(e *sparkevent.TaskEnd, exec int32) {
 	launch, finish := e.Task.LaunchTime, e.Task.FinishTime
 	if finish < launch { // unfinished or clock trouble: treat as instantaneous
 		finish = launch

@@ -3,7 +3,7 @@ package analysis
 import (
 	"strconv"
 
-	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // executor mirrors Spark's LiveExecutor: the counters behind the REST API's
@@ -65,11 +65,11 @@ func (a *App) getOrCreateExecutor(id string, t int64) *executor {
 	return &s.ex
 }
 
-func (a *App) executorAdded(e *sparklog.ExecutorAdded) {
+func (a *App) executorAdded(e *sparkevent.ExecutorAdded) {
 	cores := e.TotalCores
 	if cores < 0 {
 		a.problem(ProblemNegativeValue, "%s of executor %s: field \"Executor Info.Total Cores\" = %d, counted as 0",
-			sparklog.TypeExecutorAdded, e.ExecutorID, cores)
+			sparkevent.TypeExecutorAdded, e.ExecutorID, cores)
 		cores = 0
 	}
 	ex := a.getOrCreateExecutor(e.ExecutorID, e.Timestamp)
@@ -94,7 +94,7 @@ func (a *App) executorAdded(e *sparklog.ExecutorAdded) {
 	a.lifetimes = append(a.lifetimes, lifetime{exec: e.ExecutorID, host: e.Host, cores: cores, from: e.Timestamp, open: true})
 }
 
-func (a *App) executorRemoved(e *sparklog.ExecutorRemoved) {
+func (a *App) executorRemoved(e *sparkevent.ExecutorRemoved) {
 	i, ok := a.execIndex.lookup(e.ExecutorID)
 	if !ok {
 		return
@@ -116,19 +116,19 @@ func (a *App) closeLife(i int32, t int64) {
 	a.openCores -= a.lifetimes[i].cores
 }
 
-func (a *App) blockManagerAdded(e *sparklog.BlockManagerAdded) {
+func (a *App) blockManagerAdded(e *sparkevent.BlockManagerAdded) {
 	ex := a.getOrCreateExecutor(e.ExecutorID, e.Timestamp)
 	ex.hostPort = e.Host + ":" + strconv.Itoa(e.Port)
 	ex.isActive = true
 	ex.maxMemory = e.MaxMem
 	if e.MaxMem < 0 {
 		a.problem(ProblemNegativeValue, "%s of executor %s: field \"Maximum Memory\" = %d, counted as 0",
-			sparklog.TypeBlockManagerAdded, e.ExecutorID, e.MaxMem)
+			sparkevent.TypeBlockManagerAdded, e.ExecutorID, e.MaxMem)
 		ex.maxMemory = 0
 	}
 }
 
-func (ex *executor) notePeaks(metrics []sparklog.NamedValue) {
+func (ex *executor) notePeaks(metrics []sparkevent.NamedValue) {
 	for _, m := range metrics {
 		if m.Name == "TotalGCTime" {
 			ex.peakGCKnown = true

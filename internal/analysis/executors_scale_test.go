@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // The open cores are kept as executors come and go (issue 24.11: summing
@@ -16,15 +16,15 @@ import (
 func TestOpenCoresFollowExecutors(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	a := New(DefaultConfig())
-	a.Add(&sparklog.ApplicationStart{AppID: "app", Timestamp: 1_000})
+	a.Add(&sparkevent.ApplicationStart{AppID: "app", Timestamp: 1_000})
 	for i := range 5000 {
 		id := fmt.Sprint(rng.IntN(300))
 		ts := int64(2_000 + i)
 		switch rng.IntN(3) {
 		case 0, 1: // new executor or re-registration with other cores
-			a.Add(&sparklog.ExecutorAdded{Timestamp: ts, ExecutorID: id, Host: "h", TotalCores: rng.IntN(9)})
+			a.Add(&sparkevent.ExecutorAdded{Timestamp: ts, ExecutorID: id, Host: "h", TotalCores: rng.IntN(9)})
 		case 2: // removal, also of executors never added
-			a.Add(&sparklog.ExecutorRemoved{Timestamp: ts, ExecutorID: id})
+			a.Add(&sparkevent.ExecutorRemoved{Timestamp: ts, ExecutorID: id})
 		}
 		want := 0
 		for i := range int32(a.slots.len()) {
@@ -51,20 +51,20 @@ func TestSpillOfManyExecutorsInOneInterval(t *testing.T) {
 	const n = 3000
 	a := New(DefaultConfig())
 	t0 := int64(1_700_000_000_000)
-	a.Add(&sparklog.ApplicationStart{AppID: "app", Timestamp: t0})
+	a.Add(&sparkevent.ApplicationStart{AppID: "app", Timestamp: t0})
 	for i := range n {
-		a.Add(&sparklog.ExecutorAdded{Timestamp: t0, ExecutorID: fmt.Sprint(i), TotalCores: 1})
+		a.Add(&sparkevent.ExecutorAdded{Timestamp: t0, ExecutorID: fmt.Sprint(i), TotalCores: 1})
 	}
 	for round := range 2 { // every executor spills twice, in two passes
 		for i := range n {
 			id := int64(round*n + i)
-			ti := sparklog.TaskInfo{TaskID: id, ExecutorID: fmt.Sprint(i), LaunchTime: t0 + 100, FinishTime: t0 + 200}
-			a.Add(&sparklog.TaskStart{Task: ti})
-			a.Add(&sparklog.TaskEnd{Reason: sparklog.TaskEndReason{Reason: "Success"}, Task: ti,
-				Metrics: &sparklog.TaskMetrics{MemoryBytesSpilled: int64(i + 1), DiskBytesSpilled: 1}})
+			ti := sparkevent.TaskInfo{TaskID: id, ExecutorID: fmt.Sprint(i), LaunchTime: t0 + 100, FinishTime: t0 + 200}
+			a.Add(&sparkevent.TaskStart{Task: ti})
+			a.Add(&sparkevent.TaskEnd{Reason: sparkevent.TaskEndReason{Reason: "Success"}, Task: ti,
+				Metrics: &sparkevent.TaskMetrics{MemoryBytesSpilled: int64(i + 1), DiskBytesSpilled: 1}})
 		}
 	}
-	a.Add(&sparklog.ApplicationEnd{Timestamp: t0 + 1000})
+	a.Add(&sparkevent.ApplicationEnd{Timestamp: t0 + 1000})
 	r := a.Report()
 	if len(r.Intervals) != 1 {
 		t.Fatalf("%d intervals, want 1", len(r.Intervals))
@@ -163,8 +163,8 @@ func TestExecIndexFindsEveryID(t *testing.T) {
 // quantiles row per executor summary made it 5.05 and 2.02 times.
 func TestAllocationsPerExecutor(t *testing.T) {
 	for _, n := range []int{2_000, 20_000} {
-		var evs []sparklog.Event
-		generateManyExecutors(n, func(e sparklog.Event) { evs = append(evs, e) })
+		var evs []sparkevent.Event
+		generateManyExecutors(n, func(e sparkevent.Event) { evs = append(evs, e) })
 		add := testing.AllocsPerRun(1, func() {
 			a := New(DefaultConfig())
 			for _, e := range evs {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 func approx(t *testing.T, what string, got, want float64) {
@@ -341,11 +341,11 @@ func TestReportBeforeAnyEventKeepsTimelineSmall(t *testing.T) {
 	if r := a.Report(); len(r.Intervals) != 0 {
 		t.Fatalf("empty app has %d intervals", len(r.Intervals))
 	}
-	a.Add(&sparklog.ApplicationStart{AppID: "app-1", AppName: "x", Timestamp: 1796029200000})
-	a.Add(&sparklog.ExecutorAdded{ExecutorID: "1", TotalCores: 4, Timestamp: 1796029200000})
-	a.Add(&sparklog.TaskEnd{Reason: sparklog.TaskEndReason{Reason: "Success"},
-		Task:    sparklog.TaskInfo{TaskID: 1, ExecutorID: "1", LaunchTime: 1796029201000, FinishTime: 1796029225000},
-		Metrics: &sparklog.TaskMetrics{ExecutorCPUTime: 12e9, HasExecutorCPUTime: true}})
+	a.Add(&sparkevent.ApplicationStart{AppID: "app-1", AppName: "x", Timestamp: 1796029200000})
+	a.Add(&sparkevent.ExecutorAdded{ExecutorID: "1", TotalCores: 4, Timestamp: 1796029200000})
+	a.Add(&sparkevent.TaskEnd{Reason: sparkevent.TaskEndReason{Reason: "Success"},
+		Task:    sparkevent.TaskInfo{TaskID: 1, ExecutorID: "1", LaunchTime: 1796029201000, FinishTime: 1796029225000},
+		Metrics: &sparkevent.TaskMetrics{ExecutorCPUTime: 12e9, HasExecutorCPUTime: true}})
 	r := a.Report()
 	if len(r.Intervals) != 3 {
 		t.Fatalf("%d intervals for 25 s of application, want 3", len(r.Intervals))
@@ -365,18 +365,18 @@ func TestReportBeforeAnyEventKeepsTimelineSmall(t *testing.T) {
 func TestBrokenClocksKeepTheTimelineOnTheApplication(t *testing.T) {
 	now := int64(1_700_000_000_000)
 	a := New(DefaultConfig())
-	a.Add(&sparklog.ApplicationStart{AppID: "app", Timestamp: now})
-	a.Add(&sparklog.ExecutorAdded{ExecutorID: "1", TotalCores: 4, Timestamp: 1000})
+	a.Add(&sparkevent.ApplicationStart{AppID: "app", Timestamp: now})
+	a.Add(&sparkevent.ExecutorAdded{ExecutorID: "1", TotalCores: 4, Timestamp: 1000})
 	task := func(id, launch, finish int64, cpuNs int64) {
-		a.Add(&sparklog.TaskEnd{Reason: sparklog.TaskEndReason{Reason: "Success"},
-			Task:    sparklog.TaskInfo{TaskID: id, ExecutorID: "1", LaunchTime: launch, FinishTime: finish},
-			Metrics: &sparklog.TaskMetrics{ExecutorCPUTime: cpuNs, HasExecutorCPUTime: true}})
+		a.Add(&sparkevent.TaskEnd{Reason: sparkevent.TaskEndReason{Reason: "Success"},
+			Task:    sparkevent.TaskInfo{TaskID: id, ExecutorID: "1", LaunchTime: launch, FinishTime: finish},
+			Metrics: &sparkevent.TaskMetrics{ExecutorCPUTime: cpuNs, HasExecutorCPUTime: true}})
 	}
 	task(1, 5, 10, 1e9)                                       // 1970
 	task(2, now+1000, now+5000, 4e9)                          // real
 	task(3, now+60*24*3600*1000, now+60*24*3600*1000+10, 1e9) // two months ahead
 	task(4, now+6000, now+9000, 2e9)                          // real
-	a.Add(&sparklog.ApplicationEnd{Timestamp: now + 60_000})
+	a.Add(&sparkevent.ApplicationEnd{Timestamp: now + 60_000})
 	r := a.Report()
 	if len(r.Intervals) > 24*3600/10+10 {
 		t.Errorf("%d intervals for a one-minute application", len(r.Intervals))
@@ -401,12 +401,12 @@ func TestTimelineWindowSlides(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Interval = time.Millisecond
 	a := New(cfg)
-	a.Add(&sparklog.ApplicationStart{AppID: "app", Timestamp: 1_700_000_000_000})
+	a.Add(&sparkevent.ApplicationStart{AppID: "app", Timestamp: 1_700_000_000_000})
 	for i := int64(0); i < 3; i++ {
 		launch := 1_700_000_000_000 + i*(maxIntervals/2)
-		a.Add(&sparklog.TaskEnd{Reason: sparklog.TaskEndReason{Reason: "Success"},
-			Task:    sparklog.TaskInfo{TaskID: i, ExecutorID: "1", LaunchTime: launch, FinishTime: launch + 1},
-			Metrics: &sparklog.TaskMetrics{ExecutorCPUTime: 1e9, HasExecutorCPUTime: true}})
+		a.Add(&sparkevent.TaskEnd{Reason: sparkevent.TaskEndReason{Reason: "Success"},
+			Task:    sparkevent.TaskInfo{TaskID: i, ExecutorID: "1", LaunchTime: launch, FinishTime: launch + 1},
+			Metrics: &sparkevent.TaskMetrics{ExecutorCPUTime: 1e9, HasExecutorCPUTime: true}})
 	}
 	r := a.Report()
 	if len(r.Intervals) > maxIntervals {
@@ -423,13 +423,13 @@ func TestTimelineWindowSlides(t *testing.T) {
 // event, and a LogStart, when present, wins.
 func TestSparkVersionFromDatabricksMetadata(t *testing.T) {
 	a := New(DefaultConfig())
-	a.Add(&sparklog.DatabricksMetadata{SparkVersion: "3.4.1", Timestamp: 1726763202679})
+	a.Add(&sparkevent.DatabricksMetadata{SparkVersion: "3.4.1", Timestamp: 1726763202679})
 	if v := a.Report().SparkVersion; v != "3.4.1" {
 		t.Errorf("version %q, want 3.4.1", v)
 	}
 	b := New(DefaultConfig())
-	b.Add(&sparklog.LogStart{SparkVersion: "3.5.0"})
-	b.Add(&sparklog.DatabricksMetadata{SparkVersion: "3.4.1"})
+	b.Add(&sparkevent.LogStart{SparkVersion: "3.5.0"})
+	b.Add(&sparkevent.DatabricksMetadata{SparkVersion: "3.4.1"})
 	if v := b.Report().SparkVersion; v != "3.5.0" {
 		t.Errorf("version %q, want LogStart's 3.5.0", v)
 	}

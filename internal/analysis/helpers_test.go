@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
-	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // openLog opens a real log, decompressing zstd, gzip and zip (first member).
@@ -67,14 +67,14 @@ func (c closerFunc) Close() error { return c() }
 
 // eachEvent decodes a log line by line; it returns the number of lines
 // that failed to decode.
-func eachEvent(t testing.TB, r io.Reader, fn func(sparklog.Event)) (bad int) {
+func eachEvent(t testing.TB, r io.Reader, fn func(sparkevent.Event)) (bad int) {
 	t.Helper()
 	br := bufio.NewReaderSize(r, 1<<20)
 	for {
 		line, err := br.ReadBytes('\n')
 		line = bytes.TrimRight(line, "\r\n")
 		if len(bytes.TrimSpace(line)) > 0 {
-			ev, derr := sparklog.DecodeLine(line)
+			ev, derr := sparkevent.DecodeLine(line)
 			if derr != nil {
 				bad++
 			} else {
@@ -105,7 +105,7 @@ func analyzeLines(t testing.TB, lines []string, cfg Config) Report {
 	t.Helper()
 	a := New(cfg)
 	for i, l := range lines {
-		ev, err := sparklog.DecodeLine([]byte(l))
+		ev, err := sparkevent.DecodeLine([]byte(l))
 		if err != nil {
 			t.Fatalf("line %d: %v\n%s", i+1, err, l)
 		}
@@ -273,9 +273,9 @@ func (b *logb) tasks(ts ...tk) *logb {
 	return b
 }
 
-func mustDecode(t testing.TB, line string) sparklog.Event {
+func mustDecode(t testing.TB, line string) sparkevent.Event {
 	t.Helper()
-	ev, err := sparklog.DecodeLine([]byte(line))
+	ev, err := sparkevent.DecodeLine([]byte(line))
 	if err != nil {
 		t.Fatalf("%v\n%s", err, line)
 	}

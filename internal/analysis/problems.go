@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // ProblemKind classifies what the analysis could not take at face value.
@@ -59,7 +59,7 @@ func (a *App) problem(kind ProblemKind, format string, args ...any) {
 
 // taskMetricFields visits every TaskMetrics counter with its name in the
 // event log, so that none is forgotten when checking them.
-func taskMetricFields(m *sparklog.TaskMetrics, visit func(name string, v *int64)) {
+func taskMetricFields(m *sparkevent.TaskMetrics, visit func(name string, v *int64)) {
 	visit("Executor Deserialize Time", &m.ExecutorDeserializeTime)
 	visit("Executor Deserialize CPU Time", &m.ExecutorDeserializeCPUTime)
 	visit("Executor Run Time", &m.ExecutorRunTime)
@@ -92,7 +92,7 @@ func taskMetricFields(m *sparklog.TaskMetrics, visit func(name string, v *int64)
 // checkedTaskEnd returns e itself, or, when a task metric is negative, a
 // copy whose negative metrics are 0, each counted as a problem. The
 // caller's event is never changed.
-func (a *App) checkedTaskEnd(e *sparklog.TaskEnd) *sparklog.TaskEnd {
+func (a *App) checkedTaskEnd(e *sparkevent.TaskEnd) *sparkevent.TaskEnd {
 	if e.Metrics == nil {
 		return e
 	}
@@ -105,7 +105,7 @@ func (a *App) checkedTaskEnd(e *sparklog.TaskEnd) *sparklog.TaskEnd {
 	taskMetricFields(&m, func(name string, v *int64) {
 		if *v < 0 {
 			a.problem(ProblemNegativeValue, "%s of task %d (stage %d.%d): field %q = %d, counted as 0",
-				sparklog.TypeTaskEnd, e.Task.TaskID, e.StageID, e.StageAttemptID, "Task Metrics."+name, *v)
+				sparkevent.TypeTaskEnd, e.Task.TaskID, e.StageID, e.StageAttemptID, "Task Metrics."+name, *v)
 			*v = 0
 		}
 	})

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // analyzeLinesAt analyses hand-built lines as if read from file, with
@@ -134,7 +135,7 @@ func FuzzReportOddValues(f *testing.F) {
 		cfg.StageBorders = stages
 		a := New(cfg)
 		for i, l := range b.lines {
-			ev, err := sparklog.DecodeLine([]byte(l))
+			ev, err := sparkevent.DecodeLine([]byte(l))
 			if err != nil {
 				t.Fatalf("line %d: %v", i+1, err)
 			}
@@ -176,14 +177,14 @@ func FuzzReportOddValues(f *testing.F) {
 // A SQL plan bigger than SQLMaxPlanNodes is cut and is a counted problem
 // naming the execution and the line.
 func TestPlanTooLargeIsProblem(t *testing.T) {
-	root := &sparklog.PlanNode{NodeName: "Union"}
+	root := &sparkevent.PlanNode{NodeName: "Union"}
 	for range 500 {
-		root.Children = append(root.Children, &sparklog.PlanNode{NodeName: "Scan parquet"})
+		root.Children = append(root.Children, &sparkevent.PlanNode{NodeName: "Scan parquet"})
 	}
 	cfg := DefaultConfig()
 	cfg.SQLMaxPlanNodes = 100
 	a := New(cfg)
-	a.AddAt(sparklog.Position{File: "big.log", Line: 3}, &sparklog.SQLExecutionStart{ExecutionID: 9, Plan: root, Time: 1_700_000_000_000})
+	a.AddAt(sparklog.Position{File: "big.log", Line: 3}, &sparkevent.SQLExecutionStart{ExecutionID: 9, Plan: root, Time: 1_700_000_000_000})
 	r := a.Report()
 	if r.ProblemCount != 1 || r.Problems[0].Kind != ProblemPlanTooLarge {
 		t.Fatalf("problems %v", r.Problems)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 	"github.com/sparkglance/sparkglance/internal/testkit"
 )
 
@@ -58,10 +58,10 @@ func checkConservation(t *testing.T, path string, stageMode bool) {
 	open := map[string]int{}
 	rc := openLog(t, path)
 	defer rc.Close()
-	bad := eachEvent(t, rc, func(ev sparklog.Event) {
+	bad := eachEvent(t, rc, func(ev sparkevent.Event) {
 		a.Add(ev)
 		switch e := ev.(type) {
-		case *sparklog.TaskEnd:
+		case *sparkevent.TaskEnd:
 			if e.Reason.Reason == "Resubmitted" || e.Task.LaunchTime <= 0 || e.Task.FinishTime-e.Task.LaunchTime > maxTaskSpanMs {
 				return
 			}
@@ -74,13 +74,13 @@ func checkConservation(t *testing.T, path string, stageMode bool) {
 				s.shuffle += float64(m.ShuffleRead.FetchWaitTime)/1e3 + float64(m.ShuffleWrite.WriteTime)/1e9
 				s.gc += float64(m.JVMGCTime) / 1e3
 			}
-		case *sparklog.ExecutorAdded:
+		case *sparkevent.ExecutorAdded:
 			if i, ok := open[e.ExecutorID]; ok {
 				lives[i].to, lives[i].open = e.Timestamp, false
 			}
 			open[e.ExecutorID] = len(lives)
 			lives = append(lives, life{cores: e.TotalCores, from: e.Timestamp, open: true})
-		case *sparklog.ExecutorRemoved:
+		case *sparkevent.ExecutorRemoved:
 			if i, ok := open[e.ExecutorID]; ok {
 				lives[i].to, lives[i].open = e.Timestamp, false
 				delete(open, e.ExecutorID)

@@ -3,7 +3,7 @@ package analysis
 import (
 	"math"
 
-	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // Spark's stage statuses.
@@ -48,7 +48,7 @@ type metricSums struct {
 	fetchWait, remoteBytes, localBytes, readRecords, writeBytes, writeTime, writeRecords int64
 }
 
-func (m *metricSums) add(t *sparklog.TaskMetrics) {
+func (m *metricSums) add(t *sparkevent.TaskMetrics) {
 	m.runTime += t.ExecutorRunTime
 	m.cpuTime += t.ExecutorCPUTime
 	m.deserTime += t.ExecutorDeserializeTime
@@ -89,7 +89,7 @@ type execStageSums struct {
 	memSpilled, diskSpilled                            int64
 }
 
-func (m *execStageSums) add(t *sparklog.TaskMetrics) {
+func (m *execStageSums) add(t *sparkevent.TaskMetrics) {
 	m.cpuTime += t.ExecutorCPUTime
 	m.inBytes += t.Input.BytesRead
 	m.inRecords += t.Input.RecordsRead
@@ -112,7 +112,7 @@ const maxTaskSpanMs = 366 * 24 * 3600 * 1000
 
 // getOrCreateStage follows Spark: a stage no longer live (completed and
 // flushed) that is referenced again starts afresh.
-func (a *App) getOrCreateStage(info *sparklog.StageInfo) *stage {
+func (a *App) getOrCreateStage(info *sparkevent.StageInfo) *stage {
 	k := stageKey{info.StageID, info.AttemptID}
 	st := a.stages[k]
 	if st == nil || !st.live || !st.known {
@@ -149,7 +149,7 @@ func (a *App) stageFor(k stageKey) *stage {
 	return st
 }
 
-func (a *App) jobStart(e *sparklog.JobStart) {
+func (a *App) jobStart(e *sparkevent.JobStart) {
 	ids := make([]int, 0, len(e.StageInfos))
 	for i := range e.StageInfos {
 		a.getOrCreateStage(&e.StageInfos[i])
@@ -164,7 +164,7 @@ func (a *App) jobStart(e *sparklog.JobStart) {
 // jobEnd marks the job's stages still pending as skipped. It visits only
 // the attempts of the job's own stages: a long-running application piles up
 // stages, and scanning them all at every job end made it quadratic.
-func (a *App) jobEnd(e *sparklog.JobEnd) {
+func (a *App) jobEnd(e *sparkevent.JobEnd) {
 	ids, ok := a.jobs[e.JobID]
 	if !ok {
 		return
@@ -189,12 +189,12 @@ func (a *App) putStage(k stageKey, st *stage) {
 	a.stages[k] = st
 }
 
-func (a *App) stageSubmitted(e *sparklog.StageSubmitted) {
+func (a *App) stageSubmitted(e *sparkevent.StageSubmitted) {
 	st := a.getOrCreateStage(&e.Stage)
 	st.status = StatusActive
 }
 
-func (a *App) stageCompleted(e *sparklog.StageCompleted) {
+func (a *App) stageCompleted(e *sparkevent.StageCompleted) {
 	st := a.stages[stageKey{e.Stage.StageID, e.Stage.AttemptID}]
 	if st == nil || !st.live || !st.known {
 		return
@@ -214,7 +214,7 @@ func (a *App) stageCompleted(e *sparklog.StageCompleted) {
 	}
 }
 
-func (a *App) taskStart(e *sparklog.TaskStart) {
+func (a *App) taskStart(e *sparkevent.TaskStart) {
 	k := stageKey{e.StageID, e.StageAttemptID}
 	t := &e.Task
 	a.running[t.TaskID] = runningTask{launch: t.LaunchTime, stage: k}
@@ -249,7 +249,7 @@ func (a *App) noteRunning(st *stage, t int64, delta int) {
 
 // taskEnd folds a task's end into stages, executors and, when placeable
 // (its times fit the application's clock), the timeline.
-func (a *App) taskEnd(e *sparklog.TaskEnd, placeable bool) {
+func (a *App) taskEnd(e *sparkevent.TaskEnd, placeable bool) {
 	k := stageKey{e.StageID, e.StageAttemptID}
 	t := &e.Task
 	_, wasRunning := a.running[t.TaskID]
@@ -265,7 +265,7 @@ func (a *App) taskEnd(e *sparklog.TaskEnd, placeable bool) {
 	// counts, which never go below zero.
 	if !wasRunning && e.Reason.Reason != "Resubmitted" {
 		a.problem(ProblemEndWithoutStart, "%s of task %d (stage %d.%d, executor %s) without its TaskStart: not counted as active",
-			sparklog.TypeTaskEnd, t.TaskID, e.StageID, e.StageAttemptID, t.ExecutorID)
+			sparkevent.TypeTaskEnd, t.TaskID, e.StageID, e.StageAttemptID, t.ExecutorID)
 	}
 	var duration int64
 	if t.FinishTime != 0 {
@@ -273,7 +273,7 @@ func (a *App) taskEnd(e *sparklog.TaskEnd, placeable bool) {
 	}
 	if duration < 0 {
 		a.problem(ProblemNegativeValue, "%s of task %d (stage %d.%d): \"Finish Time\" %d is before \"Launch Time\" %d, duration counted as 0",
-			sparklog.TypeTaskEnd, t.TaskID, e.StageID, e.StageAttemptID, t.FinishTime, t.LaunchTime)
+			sparkevent.TypeTaskEnd, t.TaskID, e.StageID, e.StageAttemptID, t.FinishTime, t.LaunchTime)
 		duration = 0
 	}
 	completed, failed, killed := 0, 0, 0
@@ -327,7 +327,7 @@ func (a *App) taskEnd(e *sparklog.TaskEnd, placeable bool) {
 // busyEnded folds a driver task's end into the local[*] core estimate: busy
 // from its launch for its deserialisation, run and result serialisation,
 // never past its finish; without metrics until its finish.
-func (a *App) busyEnded(e *sparklog.TaskEnd, placeable bool) {
+func (a *App) busyEnded(e *sparkevent.TaskEnd, placeable bool) {
 	t := &e.Task
 	end, measured := t.LaunchTime, e.Metrics != nil
 	switch {
@@ -345,7 +345,7 @@ func (a *App) busyEnded(e *sparklog.TaskEnd, placeable bool) {
 	a.busy.ended(t.TaskID, t.LaunchTime, end, measured)
 }
 
-func (a *App) stageTaskEnd(st *stage, e *sparklog.TaskEnd, exec int32, duration int64, completed, failed, killed int, wasRunning, withMetrics bool) {
+func (a *App) stageTaskEnd(st *stage, e *sparkevent.TaskEnd, exec int32, duration int64, completed, failed, killed int, wasRunning, withMetrics bool) {
 	if withMetrics {
 		st.m.add(e.Metrics)
 	}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // Structured Streaming: one model per streaming query (its id, stable
@@ -144,7 +144,7 @@ func (a *App) streamingModel() *streamingModel {
 
 // streamingEnvironment picks the trigger intervals out of the Spark
 // properties; a value that is no duration is a problem, not a guess.
-func (a *App) streamingEnvironment(e *sparklog.EnvironmentUpdate) {
+func (a *App) streamingEnvironment(e *sparkevent.EnvironmentUpdate) {
 	for k, v := range e.SparkProperties {
 		suffix, ok := strings.CutPrefix(k, TriggerIntervalProperty)
 		if !ok || (suffix != "" && !strings.HasPrefix(suffix, ".")) {
@@ -222,9 +222,9 @@ func (a *App) query(id, name string) *StreamingQuery {
 	return q
 }
 
-func (a *App) streamingEvent(ev sparklog.Event) {
+func (a *App) streamingEvent(ev sparkevent.Event) {
 	switch e := ev.(type) {
-	case *sparklog.StreamingQueryStarted:
+	case *sparkevent.StreamingQueryStarted:
 		a.seen(e.Timestamp)
 		if q := a.query(e.ID, e.Name); q != nil {
 			q.RunID, q.Status, q.Exception = e.RunID, StreamingRunning, ""
@@ -235,7 +235,7 @@ func (a *App) streamingEvent(ev sparklog.Event) {
 			a.closeStreak(q)
 			q.BehindStreak = 0
 		}
-	case *sparklog.StreamingQueryTerminated:
+	case *sparkevent.StreamingQueryTerminated:
 		if q := a.query(e.ID, ""); q != nil {
 			q.Status, q.Exception = StreamingStopped, e.Exception
 			if e.Exception != "" {
@@ -243,7 +243,7 @@ func (a *App) streamingEvent(ev sparklog.Event) {
 			}
 			a.closeStreak(q)
 		}
-	case *sparklog.StreamingQueryProgress:
+	case *sparkevent.StreamingQueryProgress:
 		a.seen(e.Timestamp)
 		if q := a.query(e.ID, e.Name); q != nil {
 			if q.Status == StreamingNoProgress || q.Status == "" {
@@ -263,7 +263,7 @@ func (a *App) streamingEvent(ev sparklog.Event) {
 
 // batch turns a progress event into a batch, deciding whether it fell
 // behind.
-func (a *App) batch(q *StreamingQuery, e *sparklog.StreamingQueryProgress) StreamingBatch {
+func (a *App) batch(q *StreamingQuery, e *sparkevent.StreamingQueryProgress) StreamingBatch {
 	b := StreamingBatch{BatchID: e.BatchID, Timestamp: e.Timestamp}
 	if len(e.DurationMs) > 0 {
 		b.DurationMs = make(map[string]int64, len(e.DurationMs))

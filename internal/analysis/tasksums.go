@@ -1,6 +1,6 @@
 package analysis
 
-import "github.com/sparkglance/sparkglance/internal/sparklog"
+import "github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 
 // The task-time categories, as indexes of TaskSums.Time and in the order
 // of TaskTimeCategories.
@@ -44,7 +44,7 @@ func (s *TaskSums) Add(o *TaskSums) {
 // taskSumsOf is what one ended task adds, from launch to finish (finish
 // not before launch) and its metrics (which checkedTaskEnd made
 // non-negative).
-func taskSumsOf(launch, finish int64, m *sparklog.TaskMetrics) TaskSums {
+func taskSumsOf(launch, finish int64, m *sparkevent.TaskMetrics) TaskSums {
 	var s TaskSums
 	s.Time[TaskTimeRun] = float64(finish-launch) / 1e3
 	if m == nil {
@@ -55,7 +55,7 @@ func taskSumsOf(launch, finish int64, m *sparklog.TaskMetrics) TaskSums {
 }
 
 // setMetrics sets the categories and bytes that task metrics give.
-func (s *TaskSums) setMetrics(m *sparklog.TaskMetrics) {
+func (s *TaskSums) setMetrics(m *sparkevent.TaskMetrics) {
 	s.Time[TaskTimeCPU] = float64(m.ExecutorCPUTime) / 1e9
 	s.Time[TaskTimeShuffle] = float64(m.ShuffleRead.FetchWaitTime)/1e3 + float64(m.ShuffleWrite.WriteTime)/1e9
 	s.Time[TaskTimeSerde] = float64(m.ExecutorDeserializeCPUTime)/1e9 + float64(m.ResultSerializationTime)/1e3
@@ -73,14 +73,14 @@ func (s *TaskSums) setMetrics(m *sparklog.TaskMetrics) {
 // code ran, not launch to finish.
 func (st *Stage) TaskSums() TaskSums {
 	var s TaskSums
-	s.setMetrics(&sparklog.TaskMetrics{
+	s.setMetrics(&sparkevent.TaskMetrics{
 		ExecutorCPUTime: st.ExecutorCPUTime, ExecutorDeserializeCPUTime: st.ExecutorDeserializeCPUTime,
 		ResultSerializationTime: st.ResultSerializationTime, JVMGCTime: st.JVMGCTime,
 		MemoryBytesSpilled: st.MemoryBytesSpilled, DiskBytesSpilled: st.DiskBytesSpilled,
-		ShuffleRead:  sparklog.ShuffleReadMetrics{FetchWaitTime: st.ShuffleFetchWaitTime, RemoteBytesRead: st.ShuffleReadBytes},
-		ShuffleWrite: sparklog.ShuffleWriteMetrics{WriteTime: st.ShuffleWriteTime, BytesWritten: st.ShuffleWriteBytes},
-		Input:        sparklog.InputMetrics{BytesRead: st.InputBytes},
-		Output:       sparklog.OutputMetrics{BytesWritten: st.OutputBytes},
+		ShuffleRead:  sparkevent.ShuffleReadMetrics{FetchWaitTime: st.ShuffleFetchWaitTime, RemoteBytesRead: st.ShuffleReadBytes},
+		ShuffleWrite: sparkevent.ShuffleWriteMetrics{WriteTime: st.ShuffleWriteTime, BytesWritten: st.ShuffleWriteBytes},
+		Input:        sparkevent.InputMetrics{BytesRead: st.InputBytes},
+		Output:       sparkevent.OutputMetrics{BytesWritten: st.OutputBytes},
 	})
 	s.Time[TaskTimeRun] = float64(st.ExecutorRunTime) / 1e3
 	return s

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // whatIfMaxBuckets bounds the task durations kept per stage attempt for the
@@ -104,7 +104,7 @@ func (a *App) wiStage(k stageKey) *wiStage {
 	return s
 }
 
-func (a *App) noteStageInfo(info *sparklog.StageInfo) {
+func (a *App) noteStageInfo(info *sparkevent.StageInfo) {
 	a.deep.init()
 	if len(info.ParentIDs) > 0 {
 		a.deep.parents[info.StageID] = info.ParentIDs
@@ -113,24 +113,24 @@ func (a *App) noteStageInfo(info *sparklog.StageInfo) {
 
 // observeDeeper folds an event into the what-if and finding inputs. It
 // keeps only per-stage-attempt numbers and bounded task buckets.
-func (a *App) observeDeeper(ev sparklog.Event) {
+func (a *App) observeDeeper(ev sparkevent.Event) {
 	d := &a.deep
 	switch e := ev.(type) {
-	case *sparklog.ExecutorAdded:
+	case *sparkevent.ExecutorAdded:
 		a.noteNoSlots(e.Timestamp) // before the App applies it: the count until now
 		d.slotsStale = true        // counted at the next task event, after the App has applied this one
-	case *sparklog.ExecutorRemoved:
+	case *sparkevent.ExecutorRemoved:
 		a.noteNoSlots(e.Timestamp)
 		d.slotsStale = true
-	case *sparklog.EnvironmentUpdate:
+	case *sparkevent.EnvironmentUpdate:
 		d.slotsStale = true
-	case *sparklog.ApplicationStart:
+	case *sparkevent.ApplicationStart:
 		a.noteFreeSlots(e.Timestamp)
-	case *sparklog.JobStart:
+	case *sparkevent.JobStart:
 		a.noteFreeSlots(e.SubmissionTime)
-	case *sparklog.StageSubmitted: // old logs have no time here: freeMs is then as of the last event before
+	case *sparkevent.StageSubmitted: // old logs have no time here: freeMs is then as of the last event before
 		a.noteFreeSlots(e.Stage.SubmissionTime)
-	case *sparklog.TaskStart:
+	case *sparkevent.TaskStart:
 		a.noteFreeSlots(e.Task.LaunchTime)
 		s := a.wiStage(stageKey{e.StageID, e.StageAttemptID})
 		if !s.launched {
@@ -138,7 +138,7 @@ func (a *App) observeDeeper(ev sparklog.Event) {
 		}
 		a.noteLaunchGap(s, &e.Task)
 		a.noteRetryWait(s, &e.Task)
-	case *sparklog.TaskEnd:
+	case *sparkevent.TaskEnd:
 		a.noteFreeSlots(e.Task.FinishTime)
 		if _, ok := a.running[e.Task.TaskID]; ok && a.plausible(e.Task.FinishTime) {
 			d.freeSince = append(d.freeSince, e.Task.FinishTime)
@@ -146,7 +146,7 @@ func (a *App) observeDeeper(ev sparklog.Event) {
 		}
 	}
 	switch e := ev.(type) {
-	case *sparklog.ExecutorAdded:
+	case *sparkevent.ExecutorAdded:
 		// Its slots are free from now on; the oldest free slots are
 		// dropped when the tasks running leave fewer.
 		if e.ExecutorID != "driver" && a.plausible(e.Timestamp) {
@@ -154,11 +154,11 @@ func (a *App) observeDeeper(ev sparklog.Event) {
 				d.freeSince = append(d.freeSince, e.Timestamp)
 			}
 		}
-	case *sparklog.EnvironmentUpdate:
+	case *sparkevent.EnvironmentUpdate:
 		if b, ok := parseJVMSize(e.SparkProperties["spark.driver.memory"]); ok {
 			d.driverMemory = b
 		}
-	case *sparklog.JobStart:
+	case *sparkevent.JobStart:
 		d.init()
 		for i := range e.StageInfos {
 			if info := &e.StageInfos[i]; len(info.ParentIDs) > 0 {
@@ -169,7 +169,7 @@ func (a *App) observeDeeper(ev sparklog.Event) {
 		for _, id := range e.StageIDs {
 			d.stageJ[id] = e.JobID
 		}
-	case *sparklog.StageSubmitted:
+	case *sparkevent.StageSubmitted:
 		a.noteStageInfo(&e.Stage)
 		s := a.wiStage(stageKey{e.Stage.StageID, e.Stage.AttemptID})
 		s.submission, s.numTasks = e.Stage.SubmissionTime, e.Stage.NumTasks
@@ -178,7 +178,7 @@ func (a *App) observeDeeper(ev sparklog.Event) {
 			s.job = j
 		}
 		d.version++
-	case *sparklog.StageCompleted:
+	case *sparkevent.StageCompleted:
 		a.noteStageInfo(&e.Stage)
 		s := a.wiStage(stageKey{e.Stage.StageID, e.Stage.AttemptID})
 		if s.submission == 0 {
@@ -190,13 +190,13 @@ func (a *App) observeDeeper(ev sparklog.Event) {
 			s.numTasks = e.Stage.NumTasks
 		}
 		d.version++
-	case *sparklog.TaskEnd:
+	case *sparkevent.TaskEnd:
 		a.wiTaskEnd(e)
-	case *sparklog.ExecutorExcludedForStage:
+	case *sparkevent.ExecutorExcludedForStage:
 		a.noteExclusion(stageKey{e.StageID, e.StageAttemptID}, wiExclusion{t: e.Time, exec: e.ExecutorID})
-	case *sparklog.NodeExcludedForStage:
+	case *sparkevent.NodeExcludedForStage:
 		a.noteExclusion(stageKey{e.StageID, e.StageAttemptID}, wiExclusion{t: e.Time, host: e.Host})
-	case *sparklog.StageExecutorMetrics:
+	case *sparkevent.StageExecutorMetrics:
 		if e.ExecutorID == "driver" {
 			d.noteDriverMetrics(e.Metrics)
 		}
@@ -262,7 +262,7 @@ func (a *App) noteNoSlots(t int64) {
 // the driver launching very short tasks one by one), a cost the replay
 // keeps with the task. A retry or speculative copy waited for the
 // attempt before it, not for a slot, and adds none.
-func (a *App) noteLaunchGap(s *wiStage, t *sparklog.TaskInfo) {
+func (a *App) noteLaunchGap(s *wiStage, t *sparkevent.TaskInfo) {
 	d := &a.deep
 	free := d.slots - len(a.running) // this task is not running yet
 	if free <= 0 || t.LaunchTime <= 0 || !a.plausible(t.LaunchTime) {
@@ -288,7 +288,7 @@ func (a *App) noteLaunchGap(s *wiStage, t *sparklog.TaskInfo) {
 // between its failed attempt's end and its launch: the replay runs the
 // attempts of an index back to back on one slot, and without this would
 // skip the wait for a lost executor's replacement.
-func (a *App) noteRetryWait(s *wiStage, t *sparklog.TaskInfo) {
+func (a *App) noteRetryWait(s *wiStage, t *sparkevent.TaskInfo) {
 	at, ok := s.failedAt[t.Index]
 	if !ok {
 		return
@@ -310,7 +310,7 @@ func (d *deeper) trimFreeSince(running int) {
 	}
 }
 
-func (a *App) wiTaskEnd(e *sparklog.TaskEnd) {
+func (a *App) wiTaskEnd(e *sparkevent.TaskEnd) {
 	t := &e.Task
 	if t.ExecutorID == "driver" {
 		a.deep.noteDriverMetrics(e.ExecutorMetrics)
@@ -367,7 +367,7 @@ func (s *wiStage) addDuration(index int, dur int64) {
 	s.buckets[b] = uint32(min(int64(s.buckets[b])+dur, math.MaxUint32))
 }
 
-func (d *deeper) noteDriverMetrics(m []sparklog.NamedValue) {
+func (d *deeper) noteDriverMetrics(m []sparkevent.NamedValue) {
 	if len(m) == 0 {
 		return
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 	"github.com/sparkglance/sparkglance/internal/testkit"
 )
 
@@ -42,20 +42,20 @@ func factsOf(t *testing.T, path string) (Report, runFacts) {
 	var durations, timed int64
 	rc := openLog(t, path)
 	defer rc.Close()
-	eachEvent(t, rc, func(ev sparklog.Event) {
+	eachEvent(t, rc, func(ev sparkevent.Event) {
 		a.Add(ev)
 		switch e := ev.(type) {
-		case *sparklog.ApplicationStart:
+		case *sparkevent.ApplicationStart:
 			f.hasAppStart = true
-		case *sparklog.ExecutorAdded:
+		case *sparkevent.ExecutorAdded:
 			if e.ExecutorID != "driver" {
 				points = append(points, sweepPoint{t: e.Timestamp, alive: 1})
 			}
-		case *sparklog.ExecutorRemoved:
+		case *sparkevent.ExecutorRemoved:
 			if e.ExecutorID != "driver" {
 				points = append(points, sweepPoint{t: e.Timestamp, alive: -1})
 			}
-		case *sparklog.TaskEnd:
+		case *sparkevent.TaskEnd:
 			ti := &e.Task
 			if e.Reason.Reason == "Resubmitted" || ti.LaunchTime <= 0 || ti.FinishTime < ti.LaunchTime {
 				return

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // MaxProblems bounds the problems kept per application: a log that is
@@ -46,14 +47,14 @@ func Read(ctx context.Context, l sparklog.Log, cfg analysis.Config, progress fun
 	doc := Doc{Log: l.Path, Problems: []sparklog.Problem{}}
 	var seen int
 	h := sparklog.HandlerFuncs{
-		OnEvent: func(pos sparklog.Position, ev sparklog.Event) error {
+		OnEvent: func(pos sparklog.Position, ev sparkevent.Event) error {
 			seen++
 			if seen%ctxCheckEvents == 0 {
 				if err := ctx.Err(); err != nil {
 					return err
 				}
 			}
-			if s, ok := ev.(*sparklog.ApplicationStart); ok {
+			if s, ok := ev.(*sparkevent.ApplicationStart); ok {
 				doc.User = s.User
 			}
 			app.AddAt(pos, ev)

@@ -11,6 +11,7 @@ import (
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/simulate"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 	"github.com/sparkglance/sparkglance/internal/testkit"
 )
 
@@ -38,8 +39,8 @@ func TestReadRealLog(t *testing.T) {
 	if doc.Log != path || doc.AppID != "app-20200706201101-0003" {
 		t.Errorf("log %q app %q", doc.Log, doc.AppID)
 	}
-	if doc.Lines != 124 || doc.Events[sparklog.TypeTaskEnd] != 48 {
-		t.Errorf("lines %d task ends %d, want 124 and 48", doc.Lines, doc.Events[sparklog.TypeTaskEnd])
+	if doc.Lines != 124 || doc.Events[sparkevent.TypeTaskEnd] != 48 {
+		t.Errorf("lines %d task ends %d, want 124 and 48", doc.Lines, doc.Events[sparkevent.TypeTaskEnd])
 	}
 	if len(doc.Problems) != 0 || !progressed {
 		t.Errorf("problems %v, progress reported %v", doc.Problems, progressed)

@@ -16,6 +16,7 @@ import (
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/jsonindent"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 	"github.com/sparkglance/sparkglance/internal/testkit"
 )
 
@@ -89,25 +90,25 @@ func TestJSONIndentOnSharedLogs(t *testing.T) {
 func TestJSONIndentManyExecutors(t *testing.T) {
 	a := analysis.New(analysis.DefaultConfig())
 	t0 := int64(1_700_000_000_000)
-	a.Add(&sparklog.ApplicationStart{AppName: "many <&>", AppID: "app-many", Timestamp: t0})
+	a.Add(&sparkevent.ApplicationStart{AppName: "many <&>", AppID: "app-many", Timestamp: t0})
 	const n = 3000
 	for i := range n {
 		id := fmt.Sprint(i + 1)
 		if i%500 == 7 {
 			id = fmt.Sprintf("exec-é-%d", i) // not numeric, not ASCII
 		}
-		a.Add(&sparklog.ExecutorAdded{Timestamp: t0 + 1000 + int64(i), ExecutorID: id, Host: "h", TotalCores: 1 + i%3})
-		info := sparklog.StageInfo{StageID: i % 3, NumTasks: n, SubmissionTime: t0 + 5000}
+		a.Add(&sparkevent.ExecutorAdded{Timestamp: t0 + 1000 + int64(i), ExecutorID: id, Host: "h", TotalCores: 1 + i%3})
+		info := sparkevent.StageInfo{StageID: i % 3, NumTasks: n, SubmissionTime: t0 + 5000}
 		if i < 3 {
-			a.Add(&sparklog.StageSubmitted{Stage: info})
+			a.Add(&sparkevent.StageSubmitted{Stage: info})
 		}
-		ti := sparklog.TaskInfo{TaskID: int64(i), Index: i, LaunchTime: t0 + 6000 + int64(i), ExecutorID: id}
-		a.Add(&sparklog.TaskStart{StageID: i % 3, Task: ti})
+		ti := sparkevent.TaskInfo{TaskID: int64(i), Index: i, LaunchTime: t0 + 6000 + int64(i), ExecutorID: id}
+		a.Add(&sparkevent.TaskStart{StageID: i % 3, Task: ti})
 		ti.FinishTime = ti.LaunchTime + 1000 + int64(i%17)*100
-		a.Add(&sparklog.TaskEnd{StageID: i % 3, Reason: sparklog.TaskEndReason{Reason: "Success"}, Task: ti,
-			Metrics: &sparklog.TaskMetrics{ExecutorRunTime: 900, ExecutorCPUTime: int64(i) * 1e6, HasExecutorCPUTime: true, MemoryBytesSpilled: int64(i%7) << 20}})
+		a.Add(&sparkevent.TaskEnd{StageID: i % 3, Reason: sparkevent.TaskEndReason{Reason: "Success"}, Task: ti,
+			Metrics: &sparkevent.TaskMetrics{ExecutorRunTime: 900, ExecutorCPUTime: int64(i) * 1e6, HasExecutorCPUTime: true, MemoryBytesSpilled: int64(i%7) << 20}})
 	}
-	a.Add(&sparklog.ApplicationEnd{Timestamp: t0 + 20_000})
+	a.Add(&sparkevent.ApplicationEnd{Timestamp: t0 + 20_000})
 	doc := Doc{Report: a.Report(), Log: "many", Events: map[string]int64{"x": 1}, Problems: []sparklog.Problem{}}
 	if len(doc.Executors) != n || len(doc.Stages[0].ExecutorSummary) != n/3 {
 		t.Fatalf("%d executors, %d in stage 0", len(doc.Executors), len(doc.Stages[0].ExecutorSummary))

@@ -31,6 +31,7 @@ import (
 	"github.com/sparkglance/sparkglance/internal/appdoc"
 	sm "github.com/sparkglance/sparkglance/internal/metricschema"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // Options configures a backfill.
@@ -67,7 +68,6 @@ type Summary struct {
 // SkippedUnfinished is the reason given for a log without an
 // ApplicationEnd when Options.IncludeUnfinished is off.
 const SkippedUnfinished = "application not finished (no ApplicationEnd); --include-unfinished writes it up to its last event"
-
 
 // app is one application attempt read to its end.
 type app struct {
@@ -112,7 +112,7 @@ func WriteContext(ctx context.Context, w io.Writer, paths []string, opt Options)
 				return false
 			}
 			// An application is what an ApplicationStart began.
-			started := r.Err == nil && doc.Events[sparklog.TypeApplicationStart] > 0
+			started := r.Err == nil && doc.Events[sparkevent.TypeApplicationStart] > 0
 			if !started && r.Err == nil && doc.ProblemsOmitted == 0 {
 				if p, ok := sparklog.NotEventLog(doc.Problems); ok {
 					// A README beside the logs: said once, as skipped.

@@ -17,6 +17,7 @@ import (
 	"github.com/sparkglance/sparkglance/internal/backfill"
 	"github.com/sparkglance/sparkglance/internal/simulate"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 	"github.com/sparkglance/sparkglance/internal/testkit"
 	"github.com/sparkglance/sparkglance/internal/testkit/promtest"
 )
@@ -38,7 +39,7 @@ func report(t *testing.T, path string) analysis.Report {
 	}
 	cfg := options().Analysis
 	app := analysis.New(cfg)
-	h := sparklog.HandlerFuncs{OnEvent: func(_ sparklog.Position, ev sparklog.Event) error { app.Add(ev); return nil }}
+	h := sparklog.HandlerFuncs{OnEvent: func(_ sparklog.Position, ev sparkevent.Event) error { app.Add(ev); return nil }}
 	if _, err := sparklog.Read(logs[0], h, sparklog.Options{}); err != nil {
 		t.Fatal(err)
 	}

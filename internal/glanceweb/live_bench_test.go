@@ -18,6 +18,7 @@ import (
 	"github.com/sparkglance/sparkglance/internal/report/reporttest"
 	"github.com/sparkglance/sparkglance/internal/simulate"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // bigLiveApp simulates a running application with `executors` executors
@@ -31,9 +32,9 @@ func bigLiveApp(tb testing.TB, executors, intervals int) analysis.Report {
 	if _, err := simulate.Write(&log, cfg); err != nil {
 		tb.Fatal(err)
 	}
-	var events []sparklog.Event
+	var events []sparkevent.Event
 	for i, line := range bytes.Split(bytes.TrimSpace(log.Bytes()), []byte("\n")) {
-		ev, err := sparklog.DecodeLine(line)
+		ev, err := sparkevent.DecodeLine(line)
 		if err != nil {
 			tb.Fatalf("simulated line %d: %v", i+1, err)
 		}

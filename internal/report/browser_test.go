@@ -16,6 +16,7 @@ import (
 	"github.com/sparkglance/sparkglance/internal/report"
 	"github.com/sparkglance/sparkglance/internal/report/reporttest"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 	"github.com/sparkglance/sparkglance/internal/testkit"
 )
 
@@ -28,7 +29,7 @@ func readDoc(t *testing.T, path string) (analysis.Report, []byte) {
 		t.Fatalf("%s: %v (%d logs)", path, err, len(logs))
 	}
 	app := analysis.New(analysis.DefaultConfig())
-	h := sparklog.HandlerFuncs{OnEvent: func(_ sparklog.Position, ev sparklog.Event) error { app.Add(ev); return nil }}
+	h := sparklog.HandlerFuncs{OnEvent: func(_ sparklog.Position, ev sparkevent.Event) error { app.Add(ev); return nil }}
 	if _, err := sparklog.Read(logs[0], h, sparklog.Options{}); err != nil {
 		t.Fatal(err)
 	}

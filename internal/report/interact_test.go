@@ -15,7 +15,7 @@ import (
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/report/reporttest"
 	"github.com/sparkglance/sparkglance/internal/simulate"
-	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // simulatedDoc analyses the simulator's demo application (findings on
@@ -29,7 +29,7 @@ func simulatedDoc(t *testing.T) (analysis.Report, []byte) {
 	app := analysis.New(analysis.DefaultConfig())
 	lines := bytes.Split(bytes.TrimSpace(log.Bytes()), []byte("\n"))
 	for i, line := range lines {
-		ev, err := sparklog.DecodeLine(line)
+		ev, err := sparkevent.DecodeLine(line)
 		if err != nil {
 			t.Fatalf("simulated line %d: %v", i+1, err)
 		}

@@ -9,7 +9,7 @@ import (
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/report/reporttest"
 	"github.com/sparkglance/sparkglance/internal/simulate"
-	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // streamingDoc analyses a small simulated application with the streaming
@@ -24,7 +24,7 @@ func streamingDoc(t *testing.T) (analysis.Report, []byte) {
 	}
 	app := analysis.New(analysis.DefaultConfig())
 	for i, line := range bytes.Split(bytes.TrimSpace(log.Bytes()), []byte("\n")) {
-		ev, err := sparklog.DecodeLine(line)
+		ev, err := sparkevent.DecodeLine(line)
 		if err != nil {
 			t.Fatalf("simulated line %d: %v", i+1, err)
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // A small fleet: every application is a readable zstd log of its own id,
@@ -49,15 +50,15 @@ func TestGenerateFleet(t *testing.T) {
 		tasks := 0
 		h := sparklog.HandlerFuncs{OnProblem: func(p sparklog.Problem) {
 			t.Errorf("%s: %v", l.Path, p)
-		}, OnEvent: func(_ sparklog.Position, ev sparklog.Event) error {
+		}, OnEvent: func(_ sparklog.Position, ev sparkevent.Event) error {
 			switch e := ev.(type) {
-			case *sparklog.ApplicationStart:
+			case *sparkevent.ApplicationStart:
 				appID = e.AppID
-			case *sparklog.ApplicationEnd:
+			case *sparkevent.ApplicationEnd:
 				ended = true
-			case *sparklog.ExecutorAdded:
+			case *sparkevent.ExecutorAdded:
 				execs[e.ExecutorID] = true
-			case *sparklog.TaskEnd:
+			case *sparkevent.TaskEnd:
 				tasks++
 			}
 			return nil

@@ -13,6 +13,7 @@ import (
 
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // logEvent is the part of an event line the retry checks read.
@@ -205,7 +206,7 @@ func TestAnalysisShowsTheRetriedStage(t *testing.T) {
 	}
 	app := analysis.New(analysis.DefaultConfig())
 	if _, err := sparklog.Read(logs[0], sparklog.HandlerFuncs{
-		OnEvent:   func(_ sparklog.Position, ev sparklog.Event) error { app.Add(ev); return nil },
+		OnEvent:   func(_ sparklog.Position, ev sparkevent.Event) error { app.Add(ev); return nil },
 		OnProblem: func(p sparklog.Problem) { t.Errorf("problem: %v", p) },
 	}, sparklog.Options{}); err != nil {
 		t.Fatal(err)

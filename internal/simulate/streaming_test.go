@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/sparkglance/sparkglance/internal/analysis"
-	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // analyse runs a simulated log through the real decoder and analysis.
@@ -24,7 +24,7 @@ func analyse(t *testing.T, cfg Config) (analysis.Report, map[string]int) {
 	sc := bufio.NewScanner(&buf)
 	sc.Buffer(nil, 1<<20)
 	for n := 1; sc.Scan(); n++ {
-		ev, err := sparklog.DecodeLine(sc.Bytes())
+		ev, err := sparkevent.DecodeLine(sc.Bytes())
 		if err != nil {
 			t.Fatalf("line %d: %v", n, err)
 		}
@@ -40,7 +40,7 @@ func TestStreamingMode(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Executors, cfg.CoresPerExecutor, cfg.TasksPerStage, cfg.StreamingBatches = 2, 2, 8, 12
 	r, counts := analyse(t, cfg)
-	if counts[sparklog.TypeStreamingQueryStarted] != 2 || counts[sparklog.TypeStreamingQueryProgress] != 24 || counts[sparklog.TypeStreamingQueryTerminated] != 2 {
+	if counts[sparkevent.TypeStreamingQueryStarted] != 2 || counts[sparkevent.TypeStreamingQueryProgress] != 24 || counts[sparkevent.TypeStreamingQueryTerminated] != 2 {
 		t.Fatalf("streaming events %v", counts)
 	}
 	if len(r.Streaming) != 2 {
@@ -78,8 +78,8 @@ func TestStreamingMode(t *testing.T) {
 	// Live: still running, no termination.
 	cfg.Live = true
 	r, counts = analyse(t, cfg)
-	if counts[sparklog.TypeStreamingQueryTerminated] != 0 || r.Streaming[0].Status != analysis.StreamingRunning {
-		t.Errorf("live: %d terminated, status %s", counts[sparklog.TypeStreamingQueryTerminated], r.Streaming[0].Status)
+	if counts[sparkevent.TypeStreamingQueryTerminated] != 0 || r.Streaming[0].Status != analysis.StreamingRunning {
+		t.Errorf("live: %d terminated, status %s", counts[sparkevent.TypeStreamingQueryTerminated], r.Streaming[0].Status)
 	}
 	// Without the mode nothing changes: no streaming events, no property.
 	var plain bytes.Buffer
@@ -169,7 +169,7 @@ func TestStreamingAlongside(t *testing.T) {
 	}
 
 	r, counts := analyse(t, cfg)
-	if counts[sparklog.TypeStreamingQueryTerminated] != 2 || len(r.Streaming) != 2 || r.Streaming[0].BehindBatches == 0 || r.Streaming[1].BehindBatches != 0 {
+	if counts[sparkevent.TypeStreamingQueryTerminated] != 2 || len(r.Streaming) != 2 || r.Streaming[0].BehindBatches == 0 || r.Streaming[1].BehindBatches != 0 {
 		t.Errorf("counts %v, queries %+v", counts, r.Streaming)
 	}
 }

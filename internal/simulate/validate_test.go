@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // One executor used to be released by dynamic allocation before the
@@ -62,7 +62,7 @@ type lineSink struct {
 
 func (s *lineSink) Line(at int64, line string, _ bool) error {
 	s.lines++
-	if _, err := sparklog.DecodeLine([]byte(line)); err != nil {
+	if _, err := sparkevent.DecodeLine([]byte(line)); err != nil {
 		s.t.Fatalf("line %d does not decode: %v\n%.300s", s.lines, err, line)
 	}
 	if at <= 0 {

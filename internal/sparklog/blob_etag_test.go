@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sparkglance/sparkglance/internal/sparklog/objstore"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 	"github.com/sparkglance/sparkglance/internal/testkit/objstoretest"
 )
 
@@ -43,8 +45,8 @@ func testSameSizeRewriteReadAgain(t *testing.T, store objstoretest.Store) {
 	var versions []string
 	var problems []Problem
 	fo := NewFollower(logs[0], HandlerFuncs{
-		OnEvent: func(_ Position, ev Event) error {
-			if ls, ok := ev.(*LogStart); ok {
+		OnEvent: func(_ Position, ev sparkevent.Event) error {
+			if ls, ok := ev.(*sparkevent.LogStart); ok {
 				versions = append(versions, ls.SparkVersion)
 			}
 			return nil
@@ -53,12 +55,12 @@ func testSameSizeRewriteReadAgain(t *testing.T, store objstoretest.Store) {
 	}, Options{})
 	poll := func(what string, wantEvents, wantGets int64) {
 		t.Helper()
-		gets := requestCount(ObjectOpGet, ObjectResultOK)
+		gets := requestCount(objstore.OpGet, objstore.ResultOK)
 		res, err := fo.Poll()
 		if err != nil || res.Events != wantEvents || res.Rewritten != "" {
 			t.Fatalf("%s: %+v, %v; want %d events", what, res, err, wantEvents)
 		}
-		if got := requestCount(ObjectOpGet, ObjectResultOK) - gets; got != wantGets {
+		if got := requestCount(objstore.OpGet, objstore.ResultOK) - gets; got != wantGets {
 			t.Errorf("%s: %d reads, want %d", what, got, wantGets)
 		}
 	}

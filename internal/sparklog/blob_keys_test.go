@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sparkglance/sparkglance/internal/sparklog/objstore"
 	"github.com/sparkglance/sparkglance/internal/testkit"
 	"github.com/sparkglance/sparkglance/internal/testkit/objstoretest"
 )
@@ -89,7 +90,7 @@ func testNewlineAndTabIsRead(t *testing.T, store objstoretest.Store) {
 		t.Errorf("stat %v, %v", fi, err)
 	}
 	// From an offset, as a follower reads on.
-	r, err := openObject(t.Context(), store.Ref(oddKey), 10)
+	r, err := objstore.Open(t.Context(), store.Ref(oddKey), 10)
 	if err != nil {
 		t.Fatal(err)
 	}

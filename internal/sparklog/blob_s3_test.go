@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sparkglance/sparkglance/internal/sparklog/objstore"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 	"github.com/sparkglance/sparkglance/internal/testkit"
 	"github.com/sparkglance/sparkglance/internal/testkit/objstoretest"
 )
@@ -26,7 +28,7 @@ func readDigest(t *testing.T, l Log, root string) string {
 	var problems []string
 	strip := func(s string) string { return strings.ReplaceAll(s, root, "<root>") }
 	st, err := Read(l, HandlerFuncs{
-		OnEvent: func(pos Position, ev Event) error {
+		OnEvent: func(pos Position, ev sparkevent.Event) error {
 			fmt.Fprintf(h, "%s:%d:%d ", strip(pos.File), pos.Line, pos.Offset)
 			if b, err := json.Marshal(ev); err == nil {
 				h.Write(b)
@@ -184,7 +186,7 @@ func TestS3ReadCountsRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 	s3.Put(t, "logs/app-1", data)
-	before := requestCount(ObjectOpGet, ObjectResultOK)
+	before := requestCount(objstore.OpGet, objstore.ResultOK)
 	logs, err := DiscoverGiven(s3.URL("logs"))
 	if err != nil || len(logs) != 1 {
 		t.Fatalf("%v %v", logs, err)
@@ -193,13 +195,13 @@ func TestS3ReadCountsRequests(t *testing.T) {
 	if err != nil || st.BytesIn != int64(len(data)) || !st.Finished {
 		t.Fatalf("stats %+v, %v", st, err)
 	}
-	if got := requestCount(ObjectOpGet, ObjectResultOK) - before; got != 1 {
+	if got := requestCount(objstore.OpGet, objstore.ResultOK) - before; got != 1 {
 		t.Errorf("%d get requests for one finished object, want 1", got)
 	}
 }
 
 func requestCount(op, result string) int64 {
-	for _, c := range ObjectRequests() {
+	for _, c := range objstore.Requests() {
 		if c.Op == op && c.Result == result {
 			return c.Count
 		}
@@ -221,7 +223,7 @@ func TestS3ListsTenThousandAppsWithinBudget(t *testing.T) {
 	s3.Put(t, "many/unrelated/deeper/file", []byte("x"))
 	loc := s3.URL("many")
 
-	var state ObjectListing
+	var state objstore.Listing
 	logs, err := DiscoverWith(loc, DiscoverOptions{MaxObjectRequests: 20, ObjectListing: &state})
 	if err != nil {
 		t.Fatal(err)
@@ -235,7 +237,7 @@ func TestS3ListsTenThousandAppsWithinBudget(t *testing.T) {
 
 	// A budget of 3 requests: 3000 keys per scan, the previous pass's logs
 	// standing meanwhile.
-	var small ObjectListing
+	var small objstore.Listing
 	seen := 0
 	for scan := 1; scan <= 4; scan++ {
 		logs, err := DiscoverWith(loc, DiscoverOptions{MaxObjectRequests: 3, ObjectListing: &small})
@@ -302,9 +304,9 @@ func testRollingPartDeletedMidFollow(t *testing.T, s3 objstoretest.Store) {
 	poll(1)
 	s3.Put(t, dir+"/events_2_app-1", line(2))
 	poll(1)
-	gets := requestCount(ObjectOpGet, ObjectResultOK)
+	gets := requestCount(objstore.OpGet, objstore.ResultOK)
 	poll(0) // nothing new: no part is downloaded again
-	if got := requestCount(ObjectOpGet, ObjectResultOK) - gets; got != 0 {
+	if got := requestCount(objstore.OpGet, objstore.ResultOK) - gets; got != 0 {
 		t.Errorf("%d reads with nothing new", got)
 	}
 	s3.Delete(t, dir+"/events_2_app-1")

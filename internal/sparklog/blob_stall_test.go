@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sparkglance/sparkglance/internal/sparklog/objstore"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 	"github.com/sparkglance/sparkglance/internal/testkit/objstoretest"
 )
 
@@ -39,7 +41,7 @@ func TestObjectReadStalledMidBodyStopsOnCancel(t *testing.T) {
 	defer cancel()
 	reading := make(chan struct{})
 	var once bool
-	h := HandlerFuncs{OnEvent: func(Position, Event) error {
+	h := HandlerFuncs{OnEvent: func(Position, sparkevent.Event) error {
 		if !once {
 			once = true
 			close(reading) // the body is flowing; it stalls at 64 KiB
@@ -77,12 +79,12 @@ func TestObjectReadStalledMidBodyStopsOnCancel(t *testing.T) {
 	}
 }
 
-// A body that sends nothing for objectIdleTimeout is cut: the file gets an
+// A body that sends nothing for objstore.IdleTimeout is cut: the file gets an
 // I/O problem saying so, and reading goes on with the next log.
 func TestObjectReadStalledMidBodyIsCutWhenIdle(t *testing.T) {
-	old := objectIdleTimeout
-	objectIdleTimeout = 300 * time.Millisecond
-	t.Cleanup(func() { objectIdleTimeout = old })
+	old := objstore.IdleTimeout
+	objstore.IdleTimeout = 300 * time.Millisecond
+	t.Cleanup(func() { objstore.IdleTimeout = old })
 	log, _ := stalledS3Log(t)
 	done := make(chan *recorder, 1)
 	go func() {

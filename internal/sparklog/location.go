@@ -4,6 +4,10 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"strings"
+
+	"github.com/sparkglance/sparkglance/internal/human"
+	"github.com/sparkglance/sparkglance/internal/sparklog/objstore"
 )
 
 // urlScheme matches a location that starts with a URL scheme ("hdfs://",
@@ -42,7 +46,7 @@ func LocalPath(location string) (string, error) {
 // they lead, since the user chose it, but never to a pipe or device, which
 // discovery refuses.
 func DiscoverGiven(location string) ([]Log, error) {
-	if IsObjectURL(location) {
+	if objstore.IsURL(location) {
 		return discoverObject(location, DiscoverOptions{})
 	}
 	local, err := LocalPath(location)
@@ -51,3 +55,25 @@ func DiscoverGiven(location string) ([]Log, error) {
 	}
 	return DiscoverWith(local, DiscoverOptions{FollowExternalLinks: true})
 }
+
+// SupportedSchemes lists the location schemes read, for messages.
+func SupportedSchemes() string { return "local paths, file://, " + objstore.Schemes() }
+
+// ResolveLocation checks an event-log location as Spark writes it
+// (spark.eventLog.dir) and returns how to name it from then on: a plain
+// path as is, a file:// URL as its path, an object-store URL in its
+// canonical form (objstore.Resolve). Any other scheme (hdfs://, …) is an
+// error that names what is supported and the mount alternative.
+func ResolveLocation(location string) (string, error) {
+	m := urlScheme.FindStringSubmatch(location)
+	if m != nil && !strings.EqualFold(m[1], "file") && !objstore.IsURL(location) {
+		return "", fmt.Errorf("%s: the %s:// scheme is not supported: event logs are read from %s; for another store, mount it (e.g. an HDFS NFS gateway, mountpoint-s3, gcsfuse, blobfuse2) and give the mounted path", human.QuotedName(location), m[1], SupportedSchemes())
+	}
+	if m == nil || strings.EqualFold(m[1], "file") {
+		return LocalPath(location)
+	}
+	return objstore.Resolve(location)
+}
+
+// isObjectPath reports whether a log's path names an object.
+func isObjectPath(p string) bool { return objstore.IsURL(p) }

@@ -37,3 +37,26 @@ func TestLocalPath(t *testing.T) {
 		}
 	}
 }
+
+// Unsupported schemes are refused naming what is read and the mount way;
+// local paths and file:// URLs are what they were.
+func TestResolveLocation(t *testing.T) {
+	_, err := ResolveLocation("hdfs://namenode:8020/spark-logs")
+	for _, want := range []string{"hdfs://namenode:8020/spark-logs", "not supported", "s3a://", "gs://", "abfss://", "file://", "mount"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("hdfs:// error %v lacks %q", err, want)
+		}
+	}
+	for in, want := range map[string]string{"/a/b": "/a/b", "file:///a/b": "/a/b", "rel/dir": "rel/dir"} {
+		if got, err := ResolveLocation(in); err != nil || got != want {
+			t.Errorf("ResolveLocation(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	got, err := ResolveLocation("s3a://resolve-test/spark/?region=us-east-1")
+	if err != nil || got != "s3a://resolve-test/spark" {
+		t.Errorf("canonical form %q, %v", got, err)
+	}
+	if _, err := ResolveLocation("s3a://resolve-test/other?region=eu-west-1"); err == nil {
+		t.Error("the same bucket with other options was accepted")
+	}
+}

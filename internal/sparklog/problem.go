@@ -3,6 +3,8 @@ package sparklog
 import (
 	"fmt"
 	"strings"
+
+	"github.com/sparkglance/sparkglance/internal/human"
 )
 
 // Position locates a delivered event.
@@ -51,7 +53,7 @@ type Problem struct {
 // String renders the problem like a compiler message: file:line: reason.
 func (p Problem) String() string {
 	var b strings.Builder
-	b.WriteString(quoteName(p.File))
+	b.WriteString(human.QuotedName(p.File))
 	if p.Line > 0 {
 		fmt.Fprintf(&b, ":%d", p.Line)
 	}

@@ -1,25 +1,29 @@
 package sparklog
 
-import "context"
+import (
+	"context"
+
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
+)
 
 // Handler receives a log's events and problems, in file order, on the
 // goroutine that calls Read or Poll.
 type Handler interface {
 	// Event gets every line that decoded. Returning an error stops reading;
 	// Read or Poll then returns that error.
-	Event(pos Position, ev Event) error
+	Event(pos Position, ev sparkevent.Event) error
 	// Problem gets each piece of damage; reading goes on after it.
 	Problem(p Problem)
 }
 
 // HandlerFuncs adapts two functions to a Handler; nil ones ignore their input.
 type HandlerFuncs struct {
-	OnEvent   func(Position, Event) error
+	OnEvent   func(Position, sparkevent.Event) error
 	OnProblem func(Problem)
 }
 
 // Event implements Handler.
-func (h HandlerFuncs) Event(pos Position, ev Event) error {
+func (h HandlerFuncs) Event(pos Position, ev sparkevent.Event) error {
 	if h.OnEvent == nil {
 		return nil
 	}

@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent/eventtest"
+
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 	"github.com/sparkglance/sparkglance/internal/testkit"
 )
 
@@ -16,14 +19,14 @@ func BenchmarkReadPlain(b *testing.B) {
 	// Spark's own name for a plain log has no extension; the cached copy's
 	// ".json" would (rightly) be reported as an unknown codec extension.
 	path := filepath.Join(b.TempDir(), "app-20240919162642-0000")
-	if err := os.Symlink(bigLogFile(b), path); err != nil {
+	if err := os.Symlink(eventtest.BigLogFile(b), path); err != nil {
 		b.Fatal(err)
 	}
 	logs, err := Discover(path)
 	if err != nil || len(logs) != 1 {
 		b.Fatalf("discover %s: %v (%d logs)", path, err, len(logs))
 	}
-	benchRead(b, logs[0], bigLogBytes)
+	benchRead(b, logs[0], eventtest.BigLogBytes)
 }
 
 // BenchmarkReadZstd is the same log as stored: zstd-compressed.
@@ -33,14 +36,14 @@ func BenchmarkReadZstd(b *testing.B) {
 	if err != nil || len(logs) != 1 {
 		b.Fatalf("discover %s: %v", filepath.Base(path), err)
 	}
-	benchRead(b, logs[0], bigLogBytes)
+	benchRead(b, logs[0], eventtest.BigLogBytes)
 }
 
 func benchRead(b *testing.B, log Log, size int64) {
 	b.SetBytes(size)
 	b.ReportAllocs()
 	var events int64
-	h := HandlerFuncs{OnEvent: func(Position, Event) error { events++; return nil }}
+	h := HandlerFuncs{OnEvent: func(Position, sparkevent.Event) error { events++; return nil }}
 	var heap float64
 	for i := 0; i < b.N; i++ {
 		events = 0
@@ -49,7 +52,7 @@ func benchRead(b *testing.B, log Log, size int64) {
 			b.Fatalf("read: %v, %d problems", err, st.Problems)
 		}
 		if i == 0 {
-			heap = liveHeapMB(b)
+			heap = eventtest.LiveHeapMB(b)
 		}
 	}
 	if events != 10141 {

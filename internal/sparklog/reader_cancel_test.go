@@ -6,6 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent/eventtest"
+
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 	"github.com/sparkglance/sparkglance/internal/testkit"
 )
 
@@ -13,12 +16,12 @@ import (
 // thousand events: ReadContext returns context.Canceled well before the
 // end, having delivered at most one more block's events.
 func TestReadContextStopsMidLog(t *testing.T) {
-	l := discoverOne(t, testkit.Events(t, bigLog))
+	l := discoverOne(t, testkit.Events(t, eventtest.BigLog))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	const cancelAt = 100
 	var events, afterCancel int64
-	h := HandlerFuncs{OnEvent: func(Position, Event) error {
+	h := HandlerFuncs{OnEvent: func(Position, sparkevent.Event) error {
 		events++
 		if events == cancelAt {
 			cancel()
@@ -46,8 +49,8 @@ func TestReadContextStopsMidLog(t *testing.T) {
 		t.Fatalf("err = %v, want context.Canceled", r.err)
 	}
 	// One decompressed block holds at most a few hundred events.
-	if afterCancel > 2000 || r.st.BytesOut >= bigLogBytes/2 || r.st.Finished {
-		t.Errorf("%d events after cancelling, %d of %d bytes read, finished %v", afterCancel, r.st.BytesOut, bigLogBytes, r.st.Finished)
+	if afterCancel > 2000 || r.st.BytesOut >= eventtest.BigLogBytes/2 || r.st.Finished {
+		t.Errorf("%d events after cancelling, %d of %d bytes read, finished %v", afterCancel, r.st.BytesOut, eventtest.BigLogBytes, r.st.Finished)
 	}
 	t.Logf("stopped after %d events (%d after cancel), %d bytes", events, afterCancel, r.st.BytesOut)
 

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // realLines returns the 88 lines of a real Spark 1.2 log, newline included.
@@ -50,7 +52,7 @@ func eventTypes(t *testing.T, lines [][]byte) []string {
 	t.Helper()
 	var out []string
 	for _, l := range lines {
-		ev, err := DecodeLine(bytes.TrimSpace(l))
+		ev, err := sparkevent.DecodeLine(bytes.TrimSpace(l))
 		if err != nil {
 			t.Fatalf("real line does not decode: %v", err)
 		}

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sparkglance/sparkglance/internal/sparklog/codec"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // Thresholds of the "is this an event log at all" checks.
@@ -372,7 +373,7 @@ func (fo *Follower) handleLine(st *fileState, line []byte, off int64, unterminat
 	}
 	st.lines++
 	fo.stats.Lines++
-	var ev Event
+	var ev sparkevent.Event
 	var err error
 	ok := false
 	if fo.ahead != nil {
@@ -380,8 +381,10 @@ func (fo *Follower) handleLine(st *fileState, line []byte, off int64, unterminat
 	}
 	if ok {
 		fo.linesAhead++
+	} else if fo.opts.SQLUpdatesOnly {
+		ev, err = sparkevent.DecodeLineSQLUpdates(line)
 	} else {
-		ev, err = decodePooled(line, fo.opts.SQLUpdatesOnly)
+		ev, err = sparkevent.DecodeLine(line)
 	}
 	if err != nil {
 		if st.afterCorrupt {
@@ -391,7 +394,7 @@ func (fo *Follower) handleLine(st *fileState, line []byte, off int64, unterminat
 		p := Problem{File: st.file.Ref(), Line: st.line, Offset: off, Kind: ProblemMalformedJSON,
 			Reason: fmt.Sprintf("%v (line starts %q)", err, printable(line))}
 		what := fmt.Sprintf("line %d is JSON but not a Spark event", st.line)
-		if de := (*DecodeError)(nil); errors.As(err, &de) && de.Syntax {
+		if de := (*sparkevent.DecodeError)(nil); errors.As(err, &de) && de.Syntax {
 			what = fmt.Sprintf("line %d is not JSON", st.line)
 		}
 		if unterminated {

@@ -2,16 +2,18 @@ package sparklog
 
 import (
 	"testing"
+
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // recorder is a Handler that keeps what it is given.
 type recorder struct {
-	events    []Event
+	events    []sparkevent.Event
 	positions []Position
 	problems  []Problem
 }
 
-func (r *recorder) Event(pos Position, ev Event) error {
+func (r *recorder) Event(pos Position, ev sparkevent.Event) error {
 	r.events = append(r.events, ev)
 	r.positions = append(r.positions, pos)
 	return nil

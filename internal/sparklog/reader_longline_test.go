@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sparkglance/sparkglance/internal/sparklog/codec"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // longLineLog writes a plain log whose second line holds an application
@@ -38,8 +39,8 @@ func TestLongLineReadIsLinear(t *testing.T) {
 			t.Run(fmt.Sprintf("%dMiB/workers=%d", size>>20, workers), func(t *testing.T) {
 				log := longLineLog(t, size)
 				var names []int
-				h := HandlerFuncs{OnEvent: func(_ Position, ev Event) error {
-					if s, ok := ev.(*ApplicationStart); ok {
+				h := HandlerFuncs{OnEvent: func(_ Position, ev sparkevent.Event) error {
+					if s, ok := ev.(*sparkevent.ApplicationStart); ok {
 						names = append(names, len(s.AppName))
 					}
 					return nil

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/sparkglance/sparkglance/internal/sparklog/codec"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // Reading one big finished file on several cores.
@@ -71,7 +72,7 @@ type lineInput interface {
 	boundary(out int64) codec.Checkpoint
 	// decoded returns the event or error of line, which starts at
 	// decompressed offset off, if it was decoded ahead.
-	decoded(off int64, line []byte) (Event, error, bool)
+	decoded(off int64, line []byte) (sparkevent.Event, error, bool)
 }
 
 // serialInput reads the codec directly: nothing is decoded ahead.
@@ -80,10 +81,10 @@ type serialInput struct {
 	cnt *countingReader
 }
 
-func (s serialInput) Read(p []byte) (int, error)               { return s.zr.Read(p) }
-func (s serialInput) consumed() int64                          { return s.cnt.n }
-func (s serialInput) boundary(out int64) codec.Checkpoint      { return s.zr.Boundary(out) }
-func (serialInput) decoded(int64, []byte) (Event, error, bool) { return nil, nil, false }
+func (s serialInput) Read(p []byte) (int, error)                          { return s.zr.Read(p) }
+func (s serialInput) consumed() int64                                     { return s.cnt.n }
+func (s serialInput) boundary(out int64) codec.Checkpoint                 { return s.zr.Boundary(out) }
+func (serialInput) decoded(int64, []byte) (sparkevent.Event, error, bool) { return nil, nil, false }
 
 // chunk is one piece of the decompressed stream: the start of a line left
 // over from the chunk before, then new data. Its complete lines are
@@ -103,7 +104,7 @@ type chunk struct {
 type aheadLine struct {
 	off int64 // stream offset
 	n   int
-	ev  Event
+	ev  sparkevent.Event
 	err error
 }
 
@@ -278,8 +279,8 @@ func (c *chunk) split(maxLine, maxCarry int, skipping, terminal bool, carry []by
 // decode is one worker: it decodes the lines of each chunk it is given.
 func (p *parallelInput) decode() {
 	defer p.wg.Done()
-	d := NewDecoder()
-	d.sqlUpdatesOnly = p.sqlUpdatesOnly
+	d := sparkevent.NewDecoder()
+	d.SQLUpdatesOnly = p.sqlUpdatesOnly
 	for {
 		select {
 		case c := <-p.jobs:
@@ -398,7 +399,7 @@ func (p *parallelInput) boundary(out int64) codec.Checkpoint {
 // decoded looks the line up in the chunk Read last handed out: the line
 // loop handles every line as soon as Read completed it, so a line decoded
 // ahead is in that chunk.
-func (p *parallelInput) decoded(off int64, line []byte) (Event, error, bool) {
+func (p *parallelInput) decoded(off int64, line []byte) (sparkevent.Event, error, bool) {
 	c := p.cur
 	if c == nil {
 		return nil, nil, false

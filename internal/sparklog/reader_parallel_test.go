@@ -13,7 +13,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent/eventtest"
+
 	"github.com/sparkglance/sparkglance/internal/sparklog/codec"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 	"github.com/sparkglance/sparkglance/internal/testkit"
 )
 
@@ -21,7 +24,7 @@ import (
 // problem.
 type readItem struct {
 	pos     Position
-	ev      Event
+	ev      sparkevent.Event
 	problem *Problem
 }
 
@@ -39,7 +42,7 @@ func streamRead(ctx context.Context, log Log, opts Options, out chan<- readItem,
 		}
 	}
 	h := HandlerFuncs{
-		OnEvent: func(pos Position, ev Event) error { return send(readItem{pos: pos, ev: ev}) },
+		OnEvent: func(pos Position, ev sparkevent.Event) error { return send(readItem{pos: pos, ev: ev}) },
 		OnProblem: func(p Problem) {
 			_ = send(readItem{problem: &p}) // a cancelled comparison drops the rest
 		},
@@ -67,7 +70,7 @@ func compareReads(t *testing.T, log Log, opts Options) (ahead int64, st Stats) {
 // compareReadsWith is compareReads with the sequential read's options
 // given, and want, if set, making of each of its events the one the other
 // read must give.
-func compareReadsWith(t *testing.T, log Log, seqOpts, opts Options, want func(Event)) (ahead int64, st Stats) {
+func compareReadsWith(t *testing.T, log Log, seqOpts, opts Options, want func(sparkevent.Event)) (ahead int64, st Stats) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -130,7 +133,7 @@ func diffItems(a, b readItem) string {
 	case !reflect.DeepEqual(a.ev, b.ev):
 		// DeepEqual finds NaN unequal to itself (a streaming batch's rate
 		// Spark could not compute); firstDiff takes two NaNs as the same.
-		if d := firstDiff(a.ev.EventType(), reflect.ValueOf(a.ev), reflect.ValueOf(b.ev)); d != "" {
+		if d := eventtest.FirstDiff(a.ev.EventType(), reflect.ValueOf(a.ev), reflect.ValueOf(b.ev)); d != "" {
 			return fmt.Sprintf("event at %+v: %s", a.pos, d)
 		}
 	}
@@ -383,7 +386,7 @@ func TestParallelReadHandsLinesInPlace(t *testing.T) {
 	log := Log{Path: path, Layout: LayoutFile, Files: []LogFile{{Path: path, Codec: codec.Plain}}}
 	for _, workers := range []int{1, 2} {
 		var events int64
-		h := HandlerFuncs{OnEvent: func(Position, Event) error { events++; return nil }}
+		h := HandlerFuncs{OnEvent: func(Position, sparkevent.Event) error { events++; return nil }}
 		fo := NewFollower(log, h, Options{workers: workers, chunkBytes: 64 << 10})
 		if _, err := fo.Poll(); err != nil {
 			t.Fatal(err)

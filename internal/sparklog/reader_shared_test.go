@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 	"github.com/sparkglance/sparkglance/internal/testkit"
 )
 
@@ -81,12 +82,12 @@ type expectation struct {
 // "lines" against Stats.Lines, the others against Stats.ByType.
 var countColumns = map[string]string{
 	"lines":             "",
-	"TaskEnd":           TypeTaskEnd,
-	"StageCompleted":    TypeStageCompleted,
-	"JobEnd":            TypeJobEnd,
-	"ExecutorAdded":     TypeExecutorAdded,
-	"BlockManagerAdded": TypeBlockManagerAdded,
-	"SQLExecutionStart": TypeSQLExecutionStart,
+	"TaskEnd":           sparkevent.TypeTaskEnd,
+	"StageCompleted":    sparkevent.TypeStageCompleted,
+	"JobEnd":            sparkevent.TypeJobEnd,
+	"ExecutorAdded":     sparkevent.TypeExecutorAdded,
+	"BlockManagerAdded": sparkevent.TypeBlockManagerAdded,
+	"SQLExecutionStart": sparkevent.TypeSQLExecutionStart,
 }
 
 func (e *expectation) add(t *testing.T, r readmeRow) {
@@ -258,7 +259,7 @@ func checkAgainstREADME(t *testing.T, path string, exp *expectation) {
 				t.Errorf("malformed log problem = %+v, want malformed-json at line 4", p)
 			}
 		}
-		if st.ByType[TypeEnvironmentUpdate] != 0 {
+		if st.ByType[sparkevent.TypeEnvironmentUpdate] != 0 {
 			t.Errorf("the broken EnvironmentUpdate was counted")
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sparkglance/sparkglance/internal/sparklog/codec"
+	"github.com/sparkglance/sparkglance/internal/sparklog/objstore"
 )
 
 // LayoutKind tells how a log is stored.
@@ -86,7 +87,7 @@ type DiscoverOptions struct {
 	// object-store location sends (0: no bound); the listing goes on at
 	// the next discovery given the same ObjectListing.
 	MaxObjectRequests int
-	ObjectListing     *ObjectListing
+	ObjectListing     *objstore.Listing
 }
 
 // Discover is DiscoverWith with the default options.

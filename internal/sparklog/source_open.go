@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/sparkglance/sparkglance/internal/sparklog/objstore"
 )
 
 // errNotRegular marks a path that is a named pipe, device, socket or
@@ -70,8 +72,8 @@ func openRegular(path string) (*os.File, fs.FileInfo, error) {
 // statFile returns the current size of a log file as stored.
 func statFile(f LogFile) (int64, error) {
 	if f.Member == "" && isObjectPath(f.Path) {
-		info, err := statObject(f.Path)
-		return info.size, err
+		info, err := objstore.Stat(f.Path)
+		return info.Size(), err
 	}
 	if f.Member == "" {
 		info, err := os.Stat(f.Path)
@@ -96,7 +98,7 @@ func statFile(f LogFile) (int64, error) {
 // poll and closed after, so following many logs holds no descriptors.
 func openFile(ctx context.Context, f LogFile, at int64) (io.ReadCloser, error) {
 	if f.Member == "" && isObjectPath(f.Path) {
-		return openObject(ctx, f.Path, at)
+		return objstore.Open(ctx, f.Path, at)
 	}
 	if f.Member == "" {
 		fh, _, err := openRegular(f.Path)

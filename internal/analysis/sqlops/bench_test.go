@@ -9,7 +9,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/analysis/sqlops"
-	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 	"github.com/sparkglance/sparkglance/internal/testkit"
 )
 
@@ -56,10 +56,10 @@ func eachLine(data []byte, fn func([]byte)) {
 //	go test -run '^$' -bench SQLOverhead -benchmem ./collectors/analysis/sqlops/
 func BenchmarkSQLOverhead(b *testing.B) {
 	data := decompressed(b, testkit.Events(b, "extra/spark-rapids-tools/spark-events-qualification/nds_q88_photon_db_13_3.zstd"))
-	run := func(b *testing.B, add func() func(sparklog.Event), finish func()) {
+	run := func(b *testing.B, add func() func(sparkevent.Event), finish func()) {
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {
-			d := sparklog.NewDecoder()
+			d := sparkevent.NewDecoder()
 			fn := add()
 			eachLine(data, func(line []byte) {
 				if ev, err := d.Decode(line); err == nil && fn != nil {
@@ -71,14 +71,14 @@ func BenchmarkSQLOverhead(b *testing.B) {
 			}
 		}
 	}
-	b.Run("decode", func(b *testing.B) { run(b, func() func(sparklog.Event) { return nil }, nil) })
+	b.Run("decode", func(b *testing.B) { run(b, func() func(sparkevent.Event) { return nil }, nil) })
 	var m *sqlops.Model
 	b.Run("decode+sqlops", func(b *testing.B) {
-		run(b, func() func(sparklog.Event) { m = sqlops.NewModel(sqlops.Options{}); return m.Add },
+		run(b, func() func(sparkevent.Event) { m = sqlops.NewModel(sqlops.Options{}); return m.Add },
 			func() { _ = sqlops.Findings(m.Executions(), sqlops.DefaultThresholds()) })
 	})
 	var a *analysis.App
 	b.Run("decode+analyze", func(b *testing.B) {
-		run(b, func() func(sparklog.Event) { a = analysis.New(analysis.DefaultConfig()); return a.Add }, func() { _ = a.Report() })
+		run(b, func() func(sparkevent.Event) { a = analysis.New(analysis.DefaultConfig()); return a.Add }, func() { _ = a.Report() })
 	})
 }

@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // The Gluten tests build a small event log in Spark's JSON shape with the
@@ -94,7 +94,7 @@ func glutenScan(table string, base int64, md map[string]string) node {
 // glutenLog is the whole log. The initial plan used a shuffled hash join
 // over a ColumnarExchange whose map stage ran (1 s of "shuffle wall time",
 // accumulator 95) before AQE switched to a broadcast join.
-func glutenLog(t *testing.T) []sparklog.Event {
+func glutenLog(t *testing.T) []sparkevent.Event {
 	const (
 		s   = int64(1e9) // one second in ns
 		gib = int64(1 << 30)
@@ -119,7 +119,7 @@ func glutenLog(t *testing.T) []sparklog.Event {
 	var lines []map[string]any
 	lines = append(lines,
 		map[string]any{"Event": "SparkListenerApplicationStart", "App Name": "gluten", "App ID": "app-1", "Timestamp": 1000, "User": "u"},
-		map[string]any{"Event": sparklog.TypeSQLExecutionStart, "executionId": 0, "description": "q1", "details": "", "physicalPlanDescription": "",
+		map[string]any{"Event": sparkevent.TypeSQLExecutionStart, "executionId": 0, "description": "q1", "details": "", "physicalPlanDescription": "",
 			"sparkPlanInfo": glutenPlan(initialJoin).json(), "time": 2000, "modifiedConfigs": map[string]string{}},
 		map[string]any{"Event": "SparkListenerJobStart", "Job ID": 0, "Submission Time": 2100, "Stage Infos": []any{}, "Stage IDs": []int{0},
 			"Properties": map[string]string{"spark.sql.execution.id": "0"}},
@@ -140,9 +140,9 @@ func glutenLog(t *testing.T) []sparklog.Event {
 	// The shuffle map stage of the initial plan, then the AQE update.
 	mapStage := []int64{80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 95, 96}
 	lines = append(lines, task(0, mapStage, 0), task(1, mapStage, 1),
-		map[string]any{"Event": sparklog.TypeSQLAdaptiveExecutionUpdate, "executionId": 0, "physicalPlanDescription": "", "sparkPlanInfo": glutenPlan(glutenJoin()).json()},
+		map[string]any{"Event": sparkevent.TypeSQLAdaptiveExecutionUpdate, "executionId": 0, "physicalPlanDescription": "", "sparkPlanInfo": glutenPlan(glutenJoin()).json()},
 		// Broadcast times are measured on the driver.
-		map[string]any{"Event": sparklog.TypeDriverAccumUpdates, "executionId": 0, "accumUpdates": [][2]int64{{70, 2 * mib}, {71, 2000}, {72, 100}}},
+		map[string]any{"Event": sparkevent.TypeDriverAccumUpdates, "executionId": 0, "accumUpdates": [][2]int64{{70, 2 * mib}, {71, 2000}, {72, 100}}},
 	)
 	var mainStage []int64
 	for a := range int64(52) {
@@ -152,15 +152,15 @@ func glutenLog(t *testing.T) []sparklog.Event {
 	}
 	lines = append(lines, task(2, mainStage, 0), task(3, mainStage, 1),
 		map[string]any{"Event": "SparkListenerJobEnd", "Job ID": 0, "Completion Time": 9000, "Job Result": map[string]string{"Result": "JobSucceeded"}},
-		map[string]any{"Event": sparklog.TypeSQLExecutionEnd, "executionId": 0, "time": 9500},
+		map[string]any{"Event": sparkevent.TypeSQLExecutionEnd, "executionId": 0, "time": 9500},
 	)
-	var evs []sparklog.Event
+	var evs []sparkevent.Event
 	for i, l := range lines {
 		b, err := json.Marshal(l)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ev, err := sparklog.DecodeLine(b)
+		ev, err := sparkevent.DecodeLine(b)
 		if err != nil {
 			t.Fatalf("line %d: %v\n%s", i+1, err, b)
 		}
@@ -287,7 +287,7 @@ func TestGlutenFindings(t *testing.T) {
 	}
 	// With one filter accepted (a real scan update), it goes away.
 	m := glutenModel(t)
-	m.Add(&sparklog.TaskEnd{Task: sparklog.TaskInfo{Accumulables: []sparklog.Accumulable{{ID: 50, Update: 1, Value: 1, HasUpdate: true, Numeric: true, Metadata: "sql"}}}})
+	m.Add(&sparkevent.TaskEnd{Task: sparkevent.TaskInfo{Accumulables: []sparkevent.Accumulable{{ID: 50, Update: 1, Value: 1, HasUpdate: true, Numeric: true, Metadata: "sql"}}}})
 	if f := find(Findings(m.Executions(), DefaultThresholds()), KindDynamicFilterUnused); f != nil {
 		t.Errorf("dynamic_filter_unused with a filter accepted: %v", f)
 	}

@@ -3,7 +3,7 @@ package sqlops
 import (
 	"strconv"
 
-	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // Options tune a Model. The zero value is ready to use.
@@ -63,10 +63,10 @@ type execution struct {
 	ended        bool
 	errorMsg     string
 	jobFailed    bool
-	versions     []*sparklog.PlanNode // plans kept, oldest first, final last
-	versionNodes []int                // nodes of each kept version
-	heldNodes    int                  // Σ versionNodes, at most MaxPlanNodes
-	droppedNodes int64                // plan nodes cut or dropped (MaxPlanNodes)
+	versions     []*sparkevent.PlanNode // plans kept, oldest first, final last
+	versionNodes []int                  // nodes of each kept version
+	heldNodes    int                    // Σ versionNodes, at most MaxPlanNodes
+	droppedNodes int64                  // plan nodes cut or dropped (MaxPlanNodes)
 }
 
 // NewModel starts an empty model.
@@ -91,9 +91,9 @@ func NewModel(opts Options) *Model {
 }
 
 // Add folds one event; events without SQL content are ignored cheaply.
-func (m *Model) Add(ev sparklog.Event) {
+func (m *Model) Add(ev sparkevent.Event) {
 	switch e := ev.(type) {
-	case *sparklog.TaskEnd:
+	case *sparkevent.TaskEnd:
 		for i := range e.Task.Accumulables {
 			if u, ok := e.Task.Accumulables[i].SQLUpdate(); ok {
 				m.taskUpdate(u)
@@ -102,29 +102,29 @@ func (m *Model) Add(ev sparklog.Event) {
 		for _, u := range e.Task.SQLUpdates {
 			m.taskUpdate(u)
 		}
-	case *sparklog.SQLExecutionStart:
+	case *sparkevent.SQLExecutionStart:
 		x := m.exec(e.ExecutionID)
 		x.description, x.start = e.Description, e.Time
 		m.addPlan(x, e.Plan)
-	case *sparklog.SQLAdaptiveExecutionUpdate:
+	case *sparkevent.SQLAdaptiveExecutionUpdate:
 		m.addPlan(m.exec(e.ExecutionID), e.Plan)
-	case *sparklog.SQLExecutionEnd:
+	case *sparkevent.SQLExecutionEnd:
 		x := m.exec(e.ExecutionID)
 		x.end, x.ended, x.errorMsg = e.Time, true, e.ErrorMessage
 		m.evict()
-	case *sparklog.DriverAccumUpdates:
+	case *sparkevent.DriverAccumUpdates:
 		for _, u := range e.Updates {
 			if a := m.accum(u.ID); a != nil {
 				a.add(u.Value, true)
 			}
 		}
-	case *sparklog.JobStart:
+	case *sparkevent.JobStart:
 		if s, ok := e.Properties["spark.sql.execution.id"]; ok {
 			if id, err := strconv.ParseInt(s, 10, 64); err == nil {
 				m.jobExec[e.JobID] = id
 			}
 		}
-	case *sparklog.JobEnd:
+	case *sparkevent.JobEnd:
 		if id, ok := m.jobExec[e.JobID]; ok {
 			delete(m.jobExec, e.JobID)
 			if x := m.execs[id]; x != nil && e.Result == "JobFailed" {
@@ -135,7 +135,7 @@ func (m *Model) Add(ev sparklog.Event) {
 }
 
 // taskUpdate folds a task's update of a SQL metric.
-func (m *Model) taskUpdate(u sparklog.SQLUpdate) {
+func (m *Model) taskUpdate(u sparkevent.SQLUpdate) {
 	a := m.accum(u.ID)
 	if a == nil {
 		return
@@ -176,7 +176,7 @@ func (m *Model) exec(id int64) *execution {
 
 // addPlan keeps a plan version and registers its accumulators; ids seen
 // in an earlier version keep their state.
-func (m *Model) addPlan(x *execution, plan *sparklog.PlanNode) {
+func (m *Model) addPlan(x *execution, plan *sparkevent.PlanNode) {
 	if plan == nil {
 		return
 	}
@@ -192,7 +192,7 @@ func (m *Model) addPlan(x *execution, plan *sparklog.PlanNode) {
 	x.versions = append(x.versions, plan)
 	x.versionNodes = append(x.versionNodes, kept)
 	x.heldNodes += kept
-	walk(plan, func(n *sparklog.PlanNode) {
+	walk(plan, func(n *sparkevent.PlanNode) {
 		for _, pm := range n.Metrics {
 			if _, ok := m.accs[pm.AccumulatorID]; !ok {
 				a := m.pending[pm.AccumulatorID]
@@ -224,13 +224,13 @@ func (m *Model) trimVersions(x *execution) {
 		nodes += n
 		named := map[int64]bool{}
 		for _, v := range x.versions {
-			walk(v, func(p *sparklog.PlanNode) {
+			walk(v, func(p *sparkevent.PlanNode) {
 				for _, pm := range p.Metrics {
 					named[pm.AccumulatorID] = true
 				}
 			})
 		}
-		walk(old, func(p *sparklog.PlanNode) {
+		walk(old, func(p *sparkevent.PlanNode) {
 			for _, pm := range p.Metrics {
 				if !named[pm.AccumulatorID] {
 					delete(m.accs, pm.AccumulatorID)
@@ -257,7 +257,7 @@ func (m *Model) evict() {
 			continue
 		}
 		for _, v := range x.versions {
-			walk(v, func(n *sparklog.PlanNode) {
+			walk(v, func(n *sparkevent.PlanNode) {
 				for _, pm := range n.Metrics {
 					delete(m.accs, pm.AccumulatorID)
 					delete(m.accType, pm.AccumulatorID)
@@ -270,7 +270,7 @@ func (m *Model) evict() {
 }
 
 // walk visits a plan tree in pre-order; nil children are skipped.
-func walk(n *sparklog.PlanNode, fn func(*sparklog.PlanNode)) {
+func walk(n *sparkevent.PlanNode, fn func(*sparkevent.PlanNode)) {
 	if n == nil {
 		return
 	}
@@ -284,9 +284,9 @@ func walk(n *sparklog.PlanNode, fn func(*sparklog.PlanNode)) {
 // nodes, else a copy of its first limit nodes in pre-order (the root and
 // the operators nearest the output). Neither pass recurses, so a plan of
 // any depth is safe; the caller's plan is not changed.
-func cutPlan(plan *sparklog.PlanNode, limit int) (*sparklog.PlanNode, int) {
+func cutPlan(plan *sparkevent.PlanNode, limit int) (*sparkevent.PlanNode, int) {
 	nodes := 0
-	stack := []*sparklog.PlanNode{plan}
+	stack := []*sparkevent.PlanNode{plan}
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -299,11 +299,11 @@ func cutPlan(plan *sparklog.PlanNode, limit int) (*sparklog.PlanNode, int) {
 	if nodes <= limit {
 		return plan, nodes
 	}
-	type pending struct{ src, parent *sparklog.PlanNode }
+	type pending struct{ src, parent *sparkevent.PlanNode }
 	root := shallowNode(plan)
 	kept := 1
 	todo := make([]pending, 0, 64)
-	pushChildren := func(src, dst *sparklog.PlanNode) {
+	pushChildren := func(src, dst *sparkevent.PlanNode) {
 		for i := len(src.Children) - 1; i >= 0; i-- {
 			if src.Children[i] != nil {
 				todo = append(todo, pending{src.Children[i], dst})
@@ -323,7 +323,7 @@ func cutPlan(plan *sparklog.PlanNode, limit int) (*sparklog.PlanNode, int) {
 }
 
 // shallowNode copies a node without its children.
-func shallowNode(n *sparklog.PlanNode) *sparklog.PlanNode {
+func shallowNode(n *sparkevent.PlanNode) *sparkevent.PlanNode {
 	c := *n
 	c.Children = nil
 	return &c

@@ -4,16 +4,16 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // hugePlan generates a plan of wide unions of deep chains: width chains of
 // depth nodes under one root, every node with its own metric.
-func hugePlan(width, depth int) *sparklog.PlanNode {
+func hugePlan(width, depth int) *sparkevent.PlanNode {
 	acc := int64(1000)
-	node := func(name string) *sparklog.PlanNode {
+	node := func(name string) *sparkevent.PlanNode {
 		acc++
-		return &sparklog.PlanNode{NodeName: name, Metrics: []sparklog.PlanMetric{{Name: "number of output rows", AccumulatorID: acc, MetricType: "sum"}}}
+		return &sparkevent.PlanNode{NodeName: name, Metrics: []sparkevent.PlanMetric{{Name: "number of output rows", AccumulatorID: acc, MetricType: "sum"}}}
 	}
 	root := node("Union")
 	for w := range width {
@@ -21,16 +21,16 @@ func hugePlan(width, depth int) *sparklog.PlanNode {
 		root.Children = append(root.Children, n)
 		for range depth - 1 {
 			c := node("Filter")
-			n.Children = []*sparklog.PlanNode{c}
+			n.Children = []*sparkevent.PlanNode{c}
 			n = c
 		}
 	}
 	return root
 }
 
-func countNodes(n *sparklog.PlanNode) int {
+func countNodes(n *sparkevent.PlanNode) int {
 	c := 0
-	walk(n, func(*sparklog.PlanNode) { c++ })
+	walk(n, func(*sparkevent.PlanNode) { c++ })
 	return c
 }
 
@@ -45,8 +45,8 @@ func TestPlanNodesCapped(t *testing.T) {
 	m := NewModel(Options{MaxPlanNodes: limit, OnPlanCut: func(id int64, nodes, kept int) {
 		cuts = append(cuts, fmt.Sprintf("%d:%d:%d", id, nodes, kept))
 	}})
-	m.Add(&sparklog.SQLExecutionStart{ExecutionID: 4, Plan: plan, Time: 10})
-	m.Add(&sparklog.SQLExecutionEnd{ExecutionID: 4, Time: 20})
+	m.Add(&sparkevent.SQLExecutionStart{ExecutionID: 4, Plan: plan, Time: 10})
+	m.Add(&sparkevent.SQLExecutionEnd{ExecutionID: 4, Time: 20})
 
 	if want := []string{fmt.Sprintf("4:%d:%d", width*depth+1, limit)}; fmt.Sprint(cuts) != fmt.Sprint(want) {
 		t.Errorf("cuts %v, want %v", cuts, want)
@@ -72,7 +72,7 @@ func TestPlanNodesCapped(t *testing.T) {
 
 	// A plan within the cap is kept whole, as it is, and nothing is reported.
 	small := hugePlan(3, 3)
-	m.Add(&sparklog.SQLExecutionStart{ExecutionID: 5, Plan: small, Time: 30})
+	m.Add(&sparkevent.SQLExecutionStart{ExecutionID: 5, Plan: small, Time: 30})
 	if len(cuts) != 1 || m.execs[5].versions[0] != small {
 		t.Errorf("a 10-node plan was cut: %v", cuts)
 	}
@@ -88,18 +88,18 @@ func TestPlanNodesCappedPerExecution(t *testing.T) {
 	m := NewModel(Options{MaxPlanNodes: limit, OnVersionsDropped: func(id int64, versions, nodes, budget int) {
 		dropped = append(dropped, fmt.Sprintf("%d:%d:%d:%d", id, versions, nodes, budget))
 	}})
-	version := func(v int) *sparklog.PlanNode { // 601 nodes; accumulator 1 shared by every version
+	version := func(v int) *sparkevent.PlanNode { // 601 nodes; accumulator 1 shared by every version
 		p := hugePlan(20, 30)
-		walk(p, func(n *sparklog.PlanNode) { n.Metrics[0].AccumulatorID += int64(v) * 100_000 })
+		walk(p, func(n *sparkevent.PlanNode) { n.Metrics[0].AccumulatorID += int64(v) * 100_000 })
 		p.Metrics[0].AccumulatorID = 1
 		return p
 	}
-	m.Add(&sparklog.SQLExecutionStart{ExecutionID: 7, Plan: version(0), Time: 10})
+	m.Add(&sparkevent.SQLExecutionStart{ExecutionID: 7, Plan: version(0), Time: 10})
 	for v := 1; v <= updates; v++ {
-		m.Add(&sparklog.SQLAdaptiveExecutionUpdate{ExecutionID: 7, Plan: version(v)})
+		m.Add(&sparkevent.SQLAdaptiveExecutionUpdate{ExecutionID: 7, Plan: version(v)})
 	}
-	m.Add(&sparklog.DriverAccumUpdates{ExecutionID: 7, Updates: []sparklog.AccumUpdate{{ID: 1, Value: 42}}})
-	m.Add(&sparklog.SQLExecutionEnd{ExecutionID: 7, Time: 20})
+	m.Add(&sparkevent.DriverAccumUpdates{ExecutionID: 7, Updates: []sparkevent.AccumUpdate{{ID: 1, Value: 42}}})
+	m.Add(&sparkevent.SQLExecutionEnd{ExecutionID: 7, Time: 20})
 
 	x := m.execs[7]
 	held := 0

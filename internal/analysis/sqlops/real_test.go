@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 	"github.com/sparkglance/sparkglance/internal/testkit"
 )
 
@@ -20,16 +21,16 @@ func readLog(t testing.TB, path string) (*Model, map[int64]int64) {
 	m := NewModel(Options{})
 	sums := map[int64]int64{}
 	h := sparklog.HandlerFuncs{
-		OnEvent: func(_ sparklog.Position, ev sparklog.Event) error {
+		OnEvent: func(_ sparklog.Position, ev sparkevent.Event) error {
 			m.Add(ev)
 			switch e := ev.(type) {
-			case *sparklog.TaskEnd:
+			case *sparkevent.TaskEnd:
 				for _, a := range e.Task.Accumulables {
 					if a.Metadata == "sql" && a.HasUpdate && a.Update >= 0 {
 						sums[a.ID] += a.Update
 					}
 				}
-			case *sparklog.DriverAccumUpdates:
+			case *sparkevent.DriverAccumUpdates:
 				for _, u := range e.Updates {
 					if u.Value >= 0 {
 						sums[u.ID] += u.Value
@@ -115,7 +116,7 @@ func compareFinalPlan(t *testing.T, m *Model, e Execution, sums map[int64]int64)
 	}
 	want := make([]map[string]float64, 0, len(e.Operators))
 	seen := map[int64]bool{}
-	walk(x.versions[len(x.versions)-1], func(n *sparklog.PlanNode) {
+	walk(x.versions[len(x.versions)-1], func(n *sparkevent.PlanNode) {
 		w := map[string]float64{}
 		for _, pm := range n.Metrics {
 			if seen[pm.AccumulatorID] {

@@ -4,7 +4,7 @@ import (
 	"math/bits"
 	"strings"
 
-	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 const numRoles = 32
@@ -12,7 +12,7 @@ const numRoles = 32
 // opNode is an operator under construction with its metrics by role.
 type opNode struct {
 	op       Operator
-	plan     *sparklog.PlanNode
+	plan     *sparkevent.PlanNode
 	kind     string
 	children []int
 	vals     [numRoles]float64
@@ -60,7 +60,7 @@ type treeBuilder struct {
 	accOp map[int64]int // accumulator → operator index
 }
 
-func (b *treeBuilder) newOp(n *sparklog.PlanNode, parent int, superseded bool) int {
+func (b *treeBuilder) newOp(n *sparkevent.PlanNode, parent int, superseded bool) int {
 	i := len(b.ops)
 	o := opNode{plan: n, kind: baseKind(n.NodeName)}
 	o.op = Operator{ID: i, Name: n.NodeName, Engine: engineOf(n.NodeName), Superseded: superseded, Metrics: map[string]float64{}}
@@ -73,7 +73,7 @@ func (b *treeBuilder) newOp(n *sparklog.PlanNode, parent int, superseded bool) i
 	return i
 }
 
-func (b *treeBuilder) addFinal(n *sparklog.PlanNode, parent int) {
+func (b *treeBuilder) addFinal(n *sparkevent.PlanNode, parent int) {
 	if n == nil {
 		return
 	}
@@ -92,7 +92,7 @@ func (b *treeBuilder) addFinal(n *sparklog.PlanNode, parent int) {
 // accumulator with a known operator is that operator (its other
 // accumulators join it); a node with values of its own becomes a
 // superseded operator under the nearest mapped ancestor.
-func (b *treeBuilder) addEarlier(n *sparklog.PlanNode, parent int) {
+func (b *treeBuilder) addEarlier(n *sparkevent.PlanNode, parent int) {
 	if n == nil {
 		return
 	}
@@ -122,7 +122,7 @@ func (b *treeBuilder) addEarlier(n *sparklog.PlanNode, parent int) {
 	}
 }
 
-func (b *treeBuilder) anyValue(n *sparklog.PlanNode) bool {
+func (b *treeBuilder) anyValue(n *sparkevent.PlanNode) bool {
 	for _, pm := range n.Metrics {
 		if a := b.m.accs[pm.AccumulatorID]; a != nil && a.hasValue() {
 			return true
@@ -131,7 +131,7 @@ func (b *treeBuilder) anyValue(n *sparklog.PlanNode) bool {
 	return false
 }
 
-func (b *treeBuilder) addMetric(i int, pm sparklog.PlanMetric) {
+func (b *treeBuilder) addMetric(i int, pm sparkevent.PlanMetric) {
 	b.accOp[pm.AccumulatorID] = i
 	a := b.m.accs[pm.AccumulatorID]
 	if a == nil || !a.hasValue() {
@@ -234,7 +234,7 @@ func (b *treeBuilder) finish(o *opNode) Operator {
 
 // hasDataFilter tells whether a scan evaluates a data filter: Spark's scan
 // metadata lists "DataFilters" / "PushedFilters" as "[…]".
-func hasDataFilter(n *sparklog.PlanNode) bool {
+func hasDataFilter(n *sparkevent.PlanNode) bool {
 	for _, k := range []string{"DataFilters", "PushedFilters"} {
 		if v, ok := n.Metadata[k]; ok && strings.TrimSpace(v) != "[]" && strings.TrimSpace(v) != "" {
 			return true

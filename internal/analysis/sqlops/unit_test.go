@@ -3,7 +3,7 @@ package sqlops
 import (
 	"testing"
 
-	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 func TestNames(t *testing.T) {
@@ -47,17 +47,17 @@ func TestAccumUnits(t *testing.T) {
 // job) and the bound on kept executions with their accumulators.
 func TestStatusAndEviction(t *testing.T) {
 	m := NewModel(Options{MaxExecutions: 2})
-	plan := func(acc int64) *sparklog.PlanNode {
-		return &sparklog.PlanNode{NodeName: "Sort", Metrics: []sparklog.PlanMetric{{Name: "sort time", AccumulatorID: acc, MetricType: "timing"}}}
+	plan := func(acc int64) *sparkevent.PlanNode {
+		return &sparkevent.PlanNode{NodeName: "Sort", Metrics: []sparkevent.PlanMetric{{Name: "sort time", AccumulatorID: acc, MetricType: "timing"}}}
 	}
-	m.Add(&sparklog.SQLExecutionStart{ExecutionID: 1, Plan: plan(11), Time: 10})
-	m.Add(&sparklog.SQLExecutionStart{ExecutionID: 2, Plan: plan(12), Time: 20})
-	m.Add(&sparklog.JobStart{JobID: 7, Properties: map[string]string{"spark.sql.execution.id": "2"}})
-	m.Add(&sparklog.JobEnd{JobID: 7, Result: "JobFailed"})
-	m.Add(&sparklog.SQLExecutionEnd{ExecutionID: 2, Time: 25})
-	m.Add(&sparklog.SQLExecutionStart{ExecutionID: 3, Plan: plan(13), Time: 30})
-	m.Add(&sparklog.SQLExecutionEnd{ExecutionID: 3, Time: 35, ErrorMessage: "boom"})
-	m.Add(&sparklog.TaskEnd{Task: sparklog.TaskInfo{Accumulables: []sparklog.Accumulable{{ID: 11, Update: 1500, Value: 1500, HasUpdate: true, Numeric: true, Metadata: "sql"}}}})
+	m.Add(&sparkevent.SQLExecutionStart{ExecutionID: 1, Plan: plan(11), Time: 10})
+	m.Add(&sparkevent.SQLExecutionStart{ExecutionID: 2, Plan: plan(12), Time: 20})
+	m.Add(&sparkevent.JobStart{JobID: 7, Properties: map[string]string{"spark.sql.execution.id": "2"}})
+	m.Add(&sparkevent.JobEnd{JobID: 7, Result: "JobFailed"})
+	m.Add(&sparkevent.SQLExecutionEnd{ExecutionID: 2, Time: 25})
+	m.Add(&sparkevent.SQLExecutionStart{ExecutionID: 3, Plan: plan(13), Time: 30})
+	m.Add(&sparkevent.SQLExecutionEnd{ExecutionID: 3, Time: 35, ErrorMessage: "boom"})
+	m.Add(&sparkevent.TaskEnd{Task: sparkevent.TaskInfo{Accumulables: []sparkevent.Accumulable{{ID: 11, Update: 1500, Value: 1500, HasUpdate: true, Numeric: true, Metadata: "sql"}}}})
 	execs := m.Executions()
 	// 3 executions, bound 2: the oldest finished one (2) went, with its accumulator.
 	if len(execs) != 2 || execs[0].ExecutionID != 1 || execs[1].ExecutionID != 3 || m.accs[12] != nil {

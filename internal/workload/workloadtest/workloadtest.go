@@ -10,7 +10,7 @@ import (
 
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/simulate"
-	"github.com/sparkglance/sparkglance/internal/sparklog"
+	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 )
 
 // SeriesStart is when the series' first run starts.
@@ -52,7 +52,7 @@ func Analyze(tb testing.TB, cfg simulate.Config) analysis.Report {
 	}
 	app := analysis.New(analysis.DefaultConfig())
 	for _, line := range bytes.Split(bytes.TrimSpace(log.Bytes()), []byte("\n")) {
-		ev, err := sparklog.DecodeLine(line)
+		ev, err := sparkevent.DecodeLine(line)
 		if err != nil {
 			tb.Fatal(err)
 		}
