@@ -125,7 +125,7 @@ func newWatcher(cfg Config, logger *slog.Logger, claims *Claims) (*Watcher, erro
 		dirs = append(dirs, abs)
 	}
 	cfg.Dirs = dirs
-	return &Watcher{
+	w := &Watcher{
 		cfg: cfg, log: logger, workers: make(chan struct{}, cfg.Workers), catchUp: make(chan struct{}, cfg.Workers),
 		apps: map[string]*trackedApp{}, dirErr: map[string]error{}, leftOut: map[string]bool{},
 		shows:   map[attemptKey]map[*trackedApp]bool{},
@@ -134,9 +134,9 @@ func newWatcher(cfg Config, logger *slog.Logger, claims *Claims) (*Watcher, erro
 		objects: map[string]*objectDir{},
 		claims:  claims,
 		now:     time.Now,
-
-		workloads: newWorkloads(cfg.workloadOptions()),
-	}, nil
+	}
+	w.workloads = newWorkloads(cfg.workloadOptions(), w.caughtUp)
+	return w, nil
 }
 
 func (w *Watcher) acquire(ctx context.Context) bool {
@@ -207,6 +207,23 @@ func (w *Watcher) Ready() error {
 		return fmt.Errorf("%d event logs not read to their end yet", pending)
 	}
 	return nil
+}
+
+// caughtUp reports whether every directory was listed once and every log
+// found then was read to its end once (Ready, whatever the directories'
+// errors since).
+func (w *Watcher) caughtUp() bool {
+	if !w.scanned.Load() {
+		return false
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, a := range w.apps {
+		if !a.caught.Load() {
+			return false
+		}
+	}
+	return true
 }
 
 // dirsErr names every --eventlog.dir whose last listing failed, and why:

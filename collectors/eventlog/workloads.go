@@ -27,6 +27,13 @@ type workloads struct {
 	since time.Time // the counters' created time
 
 	mu sync.Mutex
+	// holding is true until the first catch-up is done (caughtUp says when):
+	// the logs found at start are read in parallel, in no set order, and a
+	// run is counted by how it compares with the runs that started before
+	// it, so the runs met then are counted once they are all in, in the
+	// order they started, and the counts do not depend on the reading order.
+	holding  bool
+	caughtUp func() bool
 	// counted are the finished runs already in spark_workload_runs_total,
 	// per workload; pruned to the runs the history keeps.
 	counted map[string]map[string]bool
@@ -39,9 +46,12 @@ type workloads struct {
 	cacheAt uint64
 }
 
-func newWorkloads(o workload.HistoryOptions) *workloads {
+// newWorkloads makes the history; caughtUp reports whether the logs found
+// at start were all read once (nil: count each run as it is seen).
+func newWorkloads(o workload.HistoryOptions, caughtUp func() bool) *workloads {
 	return &workloads{
 		hist: workload.NewHistory(o), since: time.Now(),
+		holding: caughtUp != nil, caughtUp: caughtUp,
 		counted: map[string]map[string]bool{}, runs: map[string]map[string]float64{},
 	}
 }
@@ -95,9 +105,14 @@ func (ws *workloads) add(s workload.Summary, dropped *bool) {
 		}
 		return
 	}
-	if !s.Finished {
+	if !s.Finished || ws.holding {
 		return
 	}
+	ws.countLocked(s)
+}
+
+// countLocked counts the finished run s, kept in the history, once.
+func (ws *workloads) countLocked(s workload.Summary) {
 	seen := ws.counted[s.Workload]
 	if seen == nil {
 		seen = map[string]bool{}
@@ -122,6 +137,25 @@ func (ws *workloads) add(s workload.Summary, dropped *bool) {
 	}
 }
 
+// release ends the holding once the first catch-up is done: every
+// finished run the history keeps is counted, in the order the runs started.
+func (ws *workloads) release() {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	if !ws.holding || !ws.caughtUp() {
+		return
+	}
+	ws.holding = false
+	ws.gen++
+	for _, key := range ws.hist.Workloads() {
+		for _, r := range ws.hist.Runs(key) {
+			if r.Finished {
+				ws.countLocked(r)
+			}
+		}
+	}
+}
+
 // pruneLocked forgets the counted runs the history no longer keeps: they
 // cannot come back (older than the runs kept).
 func (ws *workloads) pruneLocked(key string) {
@@ -137,6 +171,7 @@ func (ws *workloads) pruneLocked(key string) {
 // families returns the spark_workload_* families, rebuilt only when the
 // history changed since the last scrape.
 func (ws *workloads) families() ([]exporter.Family, error) {
+	ws.release()
 	ws.mu.Lock()
 	gen := ws.gen
 	if ws.cached != nil && ws.cacheAt == gen {

@@ -60,7 +60,7 @@ func BenchmarkWorkloadHistoryCatchUp(b *testing.B) {
 		runtime.GC()
 		var before runtime.MemStats
 		runtime.ReadMemStats(&before)
-		ws := newWorkloads(workload.HistoryOptions{})
+		ws := newWorkloads(workload.HistoryOptions{}, nil)
 		b.StartTimer()
 		for i := range workloads * perWorkload {
 			w, run := i%workloads, i/workloads

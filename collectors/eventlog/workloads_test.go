@@ -224,3 +224,40 @@ func TestWorkloadComparePageServed(t *testing.T) {
 		}
 	}
 }
+
+// The runs found at start are read in no set order (newest file first,
+// on several workers); each is counted by how it compares with the runs
+// that started before it once the catch-up is done, so the counts are
+// those of the runs seen one after another. Here the files' times are the
+// reverse of the runs' starts, and one worker reads them newest file
+// first: counted as they were read, the first run read (the last to
+// start) had no baseline.
+func TestWorkloadRunsCountedInStartOrderAfterCatchUp(t *testing.T) {
+	paths := writeWorkloadRuns(t, 10)
+	dir := t.TempDir()
+	base := time.Now().Add(-time.Hour)
+	for i, p := range paths {
+		dst := filepath.Join(dir, filepath.Base(p))
+		if err := os.Rename(p, dst); err != nil {
+			t.Fatal(err)
+		}
+		mt := base.Add(time.Duration(len(paths)-i) * time.Minute)
+		if err := os.Chtimes(dst, mt, mt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, workers := range []int{1, 4} {
+		cfg := testConfig(dir)
+		cfg.Workers = workers
+		w := startWatcher(t, cfg)
+		waitReady(t, w)
+		mfs := gather(t, w)
+		const key = "nightly sales rollup <date>"
+		want := map[string]float64{"no_baseline": 3, "ok": 5, "regressed": 1, "explained_by_input": 1}
+		for s, c := range want {
+			if got, _ := series(mfs, "spark_workload_runs_total", map[string]string{"workload": key, "status": s}); got != c {
+				t.Errorf("%d workers: runs_total{status=%q} = %v, want %v", workers, s, got, c)
+			}
+		}
+	}
+}

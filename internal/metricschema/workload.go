@@ -11,7 +11,7 @@ var WorkloadLabels = Open("workload")
 // energy, cost.
 var (
 	WorkloadRuns = secWorkloads.New("spark_workload_runs_total", Counter, "{run}", Labels(WorkloadLabels, WorkloadStatusLabel.Label()),
-		"Finished runs of the workload seen, by how they compared with their baseline when first seen finished: ok, regressed, explained_by_input (beyond the thresholds as much as the input grew) or no_baseline (fewer than 3 previous finished runs).")
+		"Finished runs of the workload seen, by how they compared with their baseline when first seen finished (those found at start once all are read, in the order they started): ok, regressed, explained_by_input (beyond the thresholds as much as the input grew) or no_baseline (fewer than 3 previous finished runs).")
 	WorkloadLastRunRatio = secWorkloads.New("spark_workload_last_run_ratio", Gauge, "1", Labels(WorkloadLabels, MeasureLabel.Label()),
 		"The workload's latest finished run over its baseline (the median of its previous --workload.baseline-runs finished runs), per measure; absent before the baseline exists.")
 	WorkloadRegression = secWorkloads.New("spark_workload_regression", Gauge, "1", Labels(WorkloadLabels, MeasureLabel.Label()),
