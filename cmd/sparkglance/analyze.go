@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -21,8 +20,8 @@ import (
 	"github.com/sparkglance/sparkglance/collectors/eventlog"
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/appdoc"
+	"github.com/sparkglance/sparkglance/internal/appdoc/jsonout"
 	"github.com/sparkglance/sparkglance/internal/human"
-	"github.com/sparkglance/sparkglance/internal/jsonindent"
 	"github.com/sparkglance/sparkglance/internal/sparklog"
 	"github.com/sparkglance/sparkglance/internal/sparklog/codec"
 	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
@@ -94,123 +93,16 @@ func (c *analyzeCommand) run(ctx context.Context) error {
 		}
 		return status
 	}
-	out := jsonArrayWriter{w: bufio.NewWriterSize(c.out, 1<<16)}
-	// One log's document is written as soon as it is read (a big one as it
-	// is encoded). With more, the documents wait in a spool for their
-	// workload comparison (analyze_workloads.go): a run's needs the runs of
-	// its workload that started before it, which any input may hold.
-	var spool *workloadSpool
-	sink := &appdoc.Sink{
-		Start: func(logs int) (err error) {
-			if logs > 1 {
-				spool, err = newWorkloadSpool()
-			}
-			return err
-		},
-		Prepare: func(doc appdoc.Doc) (any, error) {
-			switch {
-			case spool != nil:
-				// Encoding a long application's document takes seconds, in one
-				// call that cannot look at ctx: an interruption does not wait for it.
-				return spoolDoc(ctx, doc)
-			case bigDoc(&doc):
-				return doc, nil // written as it is encoded, when its turn comes
-			}
-			return encodeElement(ctx, doc)
-		},
-		Emit: func(elem any) error {
-			switch elem := elem.(type) {
-			case spooledDoc:
-				return spool.add(elem)
-			case appdoc.Doc:
-				return out.stream(ctx, &elem)
-			}
-			return out.add(elem.([]byte))
-		},
-	}
-	_, status, err := c.readAll(ctx, "analyze", sink)
+	out := jsonout.New(c.out, workload.Options{BaselineRuns: c.workload.BaselineRuns, Thresholds: c.cfg.Thresholds})
+	_, status, err := c.readAll(ctx, "analyze", out.Sink(ctx))
 	if err != nil {
-		if spool != nil {
-			spool.close()
-		}
+		out.Abort()
 		return err
 	}
-	if spool != nil {
-		if err := spool.writeTo(&out, workload.Options{BaselineRuns: c.workload.BaselineRuns, Thresholds: c.cfg.Thresholds}); err != nil {
-			return err
-		}
-	}
-	if err := out.close(); err != nil {
+	if err := out.Close(); err != nil {
 		return err
 	}
 	return status
-}
-
-// The JSON output is one array of every application's document. Encoding
-// it is a large part of the work for many small logs, so each document is
-// encoded by the worker that read it (encodeElement, indented as an element
-// of the array). With one log it is written as soon as it is read; with
-// more, it is held, encoded, in a temporary file until every input is read
-// (a run's workload comparison needs the runs of its workload that started
-// before it, analyze_workloads.go). The bytes are those of encoding the
-// whole array with an indent of two spaces. A big document (a million
-// executors make 1.5 GB of JSON) of a single log is not held encoded: it
-// is written as it is encoded.
-func encodeElement(ctx context.Context, doc appdoc.Doc) ([]byte, error) {
-	var b bytes.Buffer
-	if err := jsonindent.Write(ctx, &b, doc, elemPrefix, elemIndent); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
-
-// The indentation of an element of the output array.
-const elemPrefix, elemIndent = "  ", "  "
-
-// bigDocRows is how many rows (intervals, executors, executors of each
-// stage) make a document big enough to write as it is encoded.
-const bigDocRows = 100_000
-
-func bigDoc(doc *appdoc.Doc) bool {
-	rows := len(doc.Intervals) + len(doc.Executors)
-	for i := range doc.Stages {
-		rows += len(doc.Stages[i].ExecutorSummary)
-	}
-	return rows >= bigDocRows
-}
-
-// jsonArrayWriter writes the elements encodeElement made as one array.
-type jsonArrayWriter struct {
-	w *bufio.Writer
-	n int
-}
-
-func (a *jsonArrayWriter) add(elem []byte) error {
-	sep := ",\n  "
-	if a.n == 0 {
-		sep = "[\n  "
-	}
-	a.n++
-	a.w.WriteString(sep)
-	_, err := a.w.Write(elem)
-	return err
-}
-
-// stream writes doc as the next element, encoding it as it goes.
-func (a *jsonArrayWriter) stream(ctx context.Context, doc *appdoc.Doc) error {
-	if err := a.add(nil); err != nil {
-		return err
-	}
-	return jsonindent.Write(ctx, a.w, doc, elemPrefix, elemIndent)
-}
-
-func (a *jsonArrayWriter) close() error {
-	if a.n == 0 {
-		a.w.WriteString("[]\n")
-	} else {
-		a.w.WriteString("\n]\n")
-	}
-	return a.w.Flush()
 }
 
 // readAll reads every input into its documents (appdoc.ReadAll), telling

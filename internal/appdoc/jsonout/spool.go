@@ -1,4 +1,4 @@
-package main
+package jsonout
 
 import (
 	"bytes"
@@ -80,21 +80,19 @@ const findingsKey = "\n    \"findings\": "
 
 // spoolDoc encodes doc as an element of the array and summarizes its run.
 func spoolDoc(ctx context.Context, doc appdoc.Doc) (spooledDoc, error) {
-	return untilDone(ctx, func() (spooledDoc, error) {
-		elem, err := encodeElement(ctx, doc)
-		if err != nil {
-			return spooledDoc{}, err
-		}
-		findings, err := json.MarshalIndent(doc.Findings, "    ", "  ")
-		if err != nil {
-			return spooledDoc{}, err
-		}
-		i := bytes.Index(elem, append([]byte(findingsKey), findings...))
-		if i < 0 {
-			return spooledDoc{}, fmt.Errorf("%s: the document's findings are not where they belong", doc.Log)
-		}
-		return spooledDoc{elem: elem, findings: section{int64(i + len(findingsKey)), int64(len(findings))}, summary: workload.Summarize(&doc.Report)}, nil
-	})
+	elem, err := encodeElement(ctx, doc)
+	if err != nil {
+		return spooledDoc{}, err
+	}
+	findings, err := json.MarshalIndent(doc.Findings, "    ", "  ")
+	if err != nil {
+		return spooledDoc{}, err
+	}
+	i := bytes.Index(elem, append([]byte(findingsKey), findings...))
+	if i < 0 {
+		return spooledDoc{}, fmt.Errorf("%s: the document's findings are not where they belong", doc.Log)
+	}
+	return spooledDoc{elem: elem, findings: section{int64(i + len(findingsKey)), int64(len(findings))}, summary: workload.Summarize(&doc.Report)}, nil
 }
 
 // workloadSpool keeps the documents until every input is read.
@@ -205,7 +203,7 @@ func (s *workloadSpool) writeJudged(out *jsonArrayWriter, o workload.Options) er
 	// encoding some kilobytes, a thousand runs' tens of megabytes.
 	type spliced struct{ finding, comparison section }
 	splices := make([]*spliced, len(s.runs))
-	_, err := judgeSummaries(sums, o, s.load, func(i int, r *workload.Result) error {
+	_, err := workload.JudgeAll(sums, o, s.load, func(i int, r *workload.Result) error {
 		sp, err := newComparisonSplice(r)
 		if err != nil {
 			return err
