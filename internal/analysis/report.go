@@ -246,9 +246,7 @@ func (a *App) reportIntervals(ctx context.Context, start, end int64) []Interval 
 	settledBefore := int64(math.MaxInt64)
 	if !a.ended {
 		settledBefore = a.lastTime
-		for _, rt := range a.running {
-			settledBefore = min(settledBefore, rt.launch)
-		}
+		a.running.each(func(rt runningTask) { settledBefore = min(settledBefore, rt.launch) })
 	}
 	for i, s := range spans {
 		if i%ctxCheckIntervals == 0 && ctx.Err() != nil {

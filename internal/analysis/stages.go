@@ -217,8 +217,8 @@ func (a *App) stageCompleted(e *sparklog.StageCompleted) {
 func (a *App) taskStart(e *sparklog.TaskStart) {
 	k := stageKey{e.StageID, e.StageAttemptID}
 	t := &e.Task
-	a.running[t.TaskID] = runningTask{launch: t.LaunchTime, stage: k}
-	a.maxRunning = max(a.maxRunning, len(a.running))
+	a.running.put(t.TaskID, runningTask{launch: t.LaunchTime, stage: k})
+	a.maxRunning = max(a.maxRunning, a.running.len())
 	if t.ExecutorID == "driver" {
 		a.driverTask = true
 		if !a.driverAdd && t.LaunchTime > 0 && a.plausible(t.LaunchTime) {
@@ -252,8 +252,8 @@ func (a *App) noteRunning(st *stage, t int64, delta int) {
 func (a *App) taskEnd(e *sparklog.TaskEnd, placeable bool) {
 	k := stageKey{e.StageID, e.StageAttemptID}
 	t := &e.Task
-	_, wasRunning := a.running[t.TaskID]
-	delete(a.running, t.TaskID)
+	_, wasRunning := a.running.get(t.TaskID)
+	a.running.del(t.TaskID)
 	if t.ExecutorID == "driver" {
 		a.driverTask = true
 		if !a.driverAdd && e.Reason.Reason != "Resubmitted" {
