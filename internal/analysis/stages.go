@@ -32,7 +32,7 @@ type stage struct {
 	firstLaunch                      int64
 	m                                metricSums
 	execs                            chunked[execStage] // by first task end
-	execAt                           map[int32]int32    // executor index → its entry in execs
+	execAt                           execPlaces         // executor index → its entry in execs
 	durations                        durationQuantiles
 
 	// Single-core detection, in log order.
@@ -132,7 +132,6 @@ func (a *App) getOrCreateStage(info *sparklog.StageInfo) *stage {
 func (a *App) newStage(k stageKey) *stage {
 	return &stage{
 		key: k, live: true, status: StatusPending, firstLaunch: math.MaxInt64,
-		execAt:    map[int32]int32{},
 		durations: durationQuantiles{limit: a.cfg.ExactQuantileTasks},
 	}
 }
@@ -355,10 +354,10 @@ func (a *App) stageTaskEnd(st *stage, e *sparklog.TaskEnd, exec int32, duration 
 	st.complete += completed
 	st.failed += failed
 	st.killed += killed
-	at, ok := st.execAt[exec]
+	at, ok := st.execAt.get(exec)
 	if !ok {
 		at = st.execs.add(execStage{exec: exec, durations: durationQuantiles{limit: execStageExactDurations}})
-		st.execAt[exec] = at
+		st.execAt.put(exec, at)
 	}
 	es := st.execs.at(at)
 	es.taskTime += duration
