@@ -47,10 +47,10 @@ type App struct {
 	// tests can check a job end costs its own stages, not all stages.
 	stagesVisited int64
 
-	running    map[int64]runningTask // started and not yet ended
-	maxRunning int                   // most tasks running at once, in event order
-	busy       localBusy             // the driver's tasks' busy spans, for local[*]
-	driverTask bool                  // some task ran on executor "driver"
+	running    runningTasks // started and not yet ended
+	maxRunning int          // most tasks running at once, in event order
+	busy       localBusy    // the driver's tasks' busy spans, for local[*]
+	driverTask bool         // some task ran on executor "driver"
 
 	timeline   timeline
 	unplaced   int64 // task ends without a usable launch/finish
@@ -115,7 +115,6 @@ func New(cfg Config) *App {
 		stages:      map[stageKey]*stage{},
 		attempts:    map[int][]int{},
 		jobs:        map[int][]int{},
-		running:     map[int64]runningTask{},
 		firstTime:   math.MaxInt64,
 	}
 	a.sql = sqlops.NewModel(sqlops.Options{MaxExecutions: cfg.SQLMaxExecutions, MaxPlanNodes: cfg.SQLMaxPlanNodes,

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/sparkglance/sparkglance/internal/analysis/sqlops"
 	"github.com/sparkglance/sparkglance/internal/workloadkey"
@@ -143,16 +144,33 @@ func (a *App) ReportContext(ctx context.Context) (Report, error) {
 	if err := ctx.Err(); err != nil {
 		return r, err
 	}
+	// The what-if replay and the stage rows only read the application (the
+	// replay writes its own cache) and the report's times: with a million
+	// executors each takes about a second, so they run on another core
+	// beside the intervals and the executor rows.
+	var (
+		wi     *WhatIf
+		stages []Stage
+		side   sync.WaitGroup
+	)
+	times := Report{Start: r.Start, End: r.End, LastEventTime: r.LastEventTime, Live: r.Live}
+	side.Go(func() {
+		wi = a.whatIf(ctx, &times)
+		stages = a.reportStages()
+	})
 	r.Intervals = a.reportIntervals(ctx, start, end)
 	for i := range r.Intervals {
 		r.Totals.AvailableCoreSecs += r.Intervals[i].AvailableCoreSeconds
 	}
+	if ctx.Err() == nil {
+		r.Executors = a.reportExecutors(max(end-a.start, 0)) // an end before the start (broken clock) is no negative run time
+		r.ExecutorTaskSums = a.reportExecutorTaskSums()
+	}
+	side.Wait()
 	if err := ctx.Err(); err != nil {
 		return r, err
 	}
-	r.Stages = a.reportStages()
-	r.Executors = a.reportExecutors(max(end-a.start, 0)) // an end before the start (broken clock) is no negative run time
-	r.ExecutorTaskSums = a.reportExecutorTaskSums()
+	r.Stages = stages
 	r.MaxCores = maxCores(&r)
 	if a.cfg.CPUs > 0 { // --cpus: the cores counted are that constant, whatever the executors had
 		r.MaxCores = a.cfg.CPUs
@@ -165,10 +183,7 @@ func (a *App) ReportContext(ctx context.Context) (Report, error) {
 	if err := ctx.Err(); err != nil {
 		return r, err
 	}
-	r.WhatIf = a.whatIf(ctx, &r)
-	if err := ctx.Err(); err != nil {
-		return r, err
-	}
+	r.WhatIf = wi
 	r.StageRetries = a.stageRetries()
 	r.Driver = a.driverMemory()
 	r.Streaming = a.streamingReport()
@@ -231,9 +246,7 @@ func (a *App) reportIntervals(ctx context.Context, start, end int64) []Interval 
 	settledBefore := int64(math.MaxInt64)
 	if !a.ended {
 		settledBefore = a.lastTime
-		for _, rt := range a.running {
-			settledBefore = min(settledBefore, rt.launch)
-		}
+		a.running.each(func(rt runningTask) { settledBefore = min(settledBefore, rt.launch) })
 	}
 	for i, s := range spans {
 		if i%ctxCheckIntervals == 0 && ctx.Err() != nil {

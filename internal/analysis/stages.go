@@ -32,7 +32,7 @@ type stage struct {
 	firstLaunch                      int64
 	m                                metricSums
 	execs                            chunked[execStage] // by first task end
-	execAt                           map[int32]int32    // executor index → its entry in execs
+	execAt                           execPlaces         // executor index → its entry in execs
 	durations                        durationQuantiles
 
 	// Single-core detection, in log order.
@@ -132,7 +132,6 @@ func (a *App) getOrCreateStage(info *sparkevent.StageInfo) *stage {
 func (a *App) newStage(k stageKey) *stage {
 	return &stage{
 		key: k, live: true, status: StatusPending, firstLaunch: math.MaxInt64,
-		execAt:    map[int32]int32{},
 		durations: durationQuantiles{limit: a.cfg.ExactQuantileTasks},
 	}
 }
@@ -217,8 +216,8 @@ func (a *App) stageCompleted(e *sparkevent.StageCompleted) {
 func (a *App) taskStart(e *sparkevent.TaskStart) {
 	k := stageKey{e.StageID, e.StageAttemptID}
 	t := &e.Task
-	a.running[t.TaskID] = runningTask{launch: t.LaunchTime, stage: k}
-	a.maxRunning = max(a.maxRunning, len(a.running))
+	a.running.put(t.TaskID, runningTask{launch: t.LaunchTime, stage: k})
+	a.maxRunning = max(a.maxRunning, a.running.len())
 	if t.ExecutorID == "driver" {
 		a.driverTask = true
 		if !a.driverAdd && t.LaunchTime > 0 && a.plausible(t.LaunchTime) {
@@ -252,8 +251,8 @@ func (a *App) noteRunning(st *stage, t int64, delta int) {
 func (a *App) taskEnd(e *sparkevent.TaskEnd, placeable bool) {
 	k := stageKey{e.StageID, e.StageAttemptID}
 	t := &e.Task
-	_, wasRunning := a.running[t.TaskID]
-	delete(a.running, t.TaskID)
+	_, wasRunning := a.running.get(t.TaskID)
+	a.running.del(t.TaskID)
 	if t.ExecutorID == "driver" {
 		a.driverTask = true
 		if !a.driverAdd && e.Reason.Reason != "Resubmitted" {
@@ -355,10 +354,10 @@ func (a *App) stageTaskEnd(st *stage, e *sparkevent.TaskEnd, exec int32, duratio
 	st.complete += completed
 	st.failed += failed
 	st.killed += killed
-	at, ok := st.execAt[exec]
+	at, ok := st.execAt.get(exec)
 	if !ok {
 		at = st.execs.add(execStage{exec: exec, durations: durationQuantiles{limit: execStageExactDurations}})
-		st.execAt[exec] = at
+		st.execAt.put(exec, at)
 	}
 	es := st.execs.at(at)
 	es.taskTime += duration

@@ -140,9 +140,9 @@ func (a *App) observeDeeper(ev sparkevent.Event) {
 		a.noteRetryWait(s, &e.Task)
 	case *sparkevent.TaskEnd:
 		a.noteFreeSlots(e.Task.FinishTime)
-		if _, ok := a.running[e.Task.TaskID]; ok && a.plausible(e.Task.FinishTime) {
+		if _, ok := a.running.get(e.Task.TaskID); ok && a.plausible(e.Task.FinishTime) {
 			d.freeSince = append(d.freeSince, e.Task.FinishTime)
-			d.trimFreeSince(len(a.running) - 1)
+			d.trimFreeSince(a.running.len() - 1)
 		}
 	}
 	switch e := ev.(type) {
@@ -235,7 +235,7 @@ func (a *App) noteFreeSlots(t int64) {
 	}
 	// No task running counts as free even with no slot known yet (local[*]
 	// before its first task, executors still starting).
-	if n := len(a.running); t > d.freeAt && d.freeAt > 0 && (n == 0 || n < d.slots) {
+	if n := a.running.len(); t > d.freeAt && d.freeAt > 0 && (n == 0 || n < d.slots) {
 		d.freeMs += t - d.freeAt
 	}
 	d.freeAt = max(d.freeAt, t)
@@ -264,11 +264,11 @@ func (a *App) noteNoSlots(t int64) {
 // attempt before it, not for a slot, and adds none.
 func (a *App) noteLaunchGap(s *wiStage, t *sparkevent.TaskInfo) {
 	d := &a.deep
-	free := d.slots - len(a.running) // this task is not running yet
+	free := d.slots - a.running.len() // this task is not running yet
 	if free <= 0 || t.LaunchTime <= 0 || !a.plausible(t.LaunchTime) {
 		return
 	}
-	d.trimFreeSince(len(a.running))
+	d.trimFreeSince(a.running.len())
 	since := int64(math.MinInt64) // a free slot whose start is unknown: free for longest
 	if len(d.freeSince) >= free {
 		since, d.freeSince = d.freeSince[0], d.freeSince[1:]
