@@ -39,23 +39,7 @@ func BenchmarkAnalyzeBinary(b *testing.B) {
 		for _, in := range []struct{ codec, path string }{{"zstd", stored}, {"plain", plain}, {"gzip", gz}} {
 			b.Run(log.name+"/"+in.codec, func(b *testing.B) {
 				b.SetBytes(log.size)
-				var cpu time.Duration
-				var maxRSS int64
-				for b.Loop() {
-					cmd := exec.Command(bin, "analyze", "--json", in.path)
-					cmd.Stdout = io.Discard
-					var stderr bytes.Buffer
-					cmd.Stderr = &stderr
-					if err := cmd.Run(); err != nil {
-						b.Fatalf("%v: %s", err, stderr.String())
-					}
-					cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-					if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-						maxRSS = max(maxRSS, ru.Maxrss) // KiB on Linux
-					}
-				}
-				b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
-				b.ReportMetric(float64(maxRSS)/1024, "maxRSS-MiB")
+				benchBinary(b, bin, "analyze", "--json", in.path)
 			})
 		}
 	}
@@ -76,4 +60,27 @@ func writeDecoded(b *testing.B, stored, plain, gz string) {
 	if _, err := os.Stat(gz); err != nil {
 		b.Fatal(err)
 	}
+}
+
+// benchBinary runs bin with args once per iteration of b and reports the
+// child's CPU seconds per run and its peak RSS: what a user's run costs,
+// reading and writing included.
+func benchBinary(b *testing.B, bin string, args ...string) {
+	var cpu time.Duration
+	var maxRSS int64
+	for b.Loop() {
+		cmd := exec.Command(bin, args...)
+		cmd.Stdout = io.Discard
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil {
+			b.Fatalf("%v: %s", err, stderr.String())
+		}
+		cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			maxRSS = max(maxRSS, ru.Maxrss) // KiB on Linux
+		}
+	}
+	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric(float64(maxRSS)/1024, "maxRSS-MiB")
 }

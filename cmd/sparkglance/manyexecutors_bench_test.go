@@ -2,15 +2,10 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -86,23 +81,7 @@ func BenchmarkAnalyzeManyExecutors(b *testing.B) {
 				if mode == "json" {
 					args = []string{"analyze", "--json", path}
 				}
-				var cpu time.Duration
-				var maxRSS int64
-				for b.Loop() {
-					cmd := exec.Command(bin, args...)
-					cmd.Stdout = io.Discard
-					var stderr bytes.Buffer
-					cmd.Stderr = &stderr
-					if err := cmd.Run(); err != nil {
-						b.Fatalf("%v: %s", err, stderr.String())
-					}
-					cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-					if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-						maxRSS = max(maxRSS, ru.Maxrss) // KiB on Linux
-					}
-				}
-				b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
-				b.ReportMetric(float64(maxRSS)/1024, "maxRSS-MiB")
+				benchBinary(b, bin, args...)
 			})
 		}
 	}
