@@ -1,48 +1,12 @@
 package eventlog
 
 import (
-	"bytes"
-	"fmt"
-	"maps"
 	"runtime"
-	"slices"
 	"testing"
-	"time"
 
-	"github.com/sparkglance/sparkglance/internal/analysis"
-	"github.com/sparkglance/sparkglance/internal/simulate"
-	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
 	"github.com/sparkglance/sparkglance/internal/workload"
+	"github.com/sparkglance/sparkglance/internal/workload/workloadtest"
 )
-
-// seriesSummaries are the summaries of the generator's workload series.
-func seriesSummaries(b testing.TB, n int) []workload.Summary {
-	b.Helper()
-	runs, err := simulate.WorkloadRuns(n, time.Date(2026, 11, 1, 2, 0, 0, 0, time.UTC))
-	if err != nil {
-		b.Fatal(err)
-	}
-	out := make([]workload.Summary, n)
-	for i, r := range runs {
-		var log bytes.Buffer
-		if _, err := simulate.Write(&log, r.Config); err != nil {
-			b.Fatal(err)
-		}
-		app := analysis.New(analysis.DefaultConfig())
-		for _, line := range bytes.Split(bytes.TrimSpace(log.Bytes()), []byte("\n")) {
-			ev, err := sparkevent.DecodeLine(line)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if ev != nil {
-				app.Add(ev)
-			}
-		}
-		rep := app.Report()
-		out[i] = workload.Summarize(&rep)
-	}
-	return out
-}
 
 // BenchmarkWorkloadHistoryCatchUp is serve's history catching up on a
 // History Server directory of 10,000 finished runs of 500 workloads (20
@@ -54,7 +18,7 @@ func seriesSummaries(b testing.TB, n int) []workload.Summary {
 // caught up (after a GC), the analyses long gone.
 func BenchmarkWorkloadHistoryCatchUp(b *testing.B) {
 	const workloads, perWorkload = 500, 20
-	base := seriesSummaries(b, 10)
+	base := workloadtest.Summaries(b, 10)
 	for b.Loop() {
 		b.StopTimer()
 		runtime.GC()
@@ -62,15 +26,7 @@ func BenchmarkWorkloadHistoryCatchUp(b *testing.B) {
 		runtime.ReadMemStats(&before)
 		ws := newWorkloads(workload.HistoryOptions{}, nil)
 		b.StartTimer()
-		for i := range workloads * perWorkload {
-			w, run := i%workloads, i/workloads
-			s := base[run%len(base)]
-			s.Workload = fmt.Sprintf("job %03d", w)
-			s.AppID = fmt.Sprintf("app-%03d-%04d", w, run)
-			s.Start += int64(run) * 24 * 3600 * 1000
-			s.End += int64(run) * 24 * 3600 * 1000
-			s.Properties = maps.Clone(s.Properties)
-			s.Stages = slices.Clone(s.Stages)
+		for s := range workloadtest.Fleet(base, workloads, perWorkload) {
 			var dropped bool
 			ws.add(s, &dropped)
 		}

@@ -1,11 +1,8 @@
 package glanceweb_test
 
 import (
-	"fmt"
-	"maps"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"testing"
 
 	"github.com/sparkglance/sparkglance/internal/glanceweb"
@@ -20,20 +17,9 @@ import (
 // the response's size.
 func BenchmarkWorkloadsAt500(b *testing.B) {
 	const workloads, perWorkload = 500, 20
-	var base []workload.Summary
-	for _, rep := range workloadtest.Reports(b, 10)[:10] {
-		base = append(base, workload.Summarize(&rep))
-	}
+	base := workloadtest.Summaries(b, 10)
 	h := workload.NewHistory(workload.HistoryOptions{})
-	for i := range workloads * perWorkload {
-		w, run := i%workloads, i/workloads
-		s := base[run%len(base)]
-		s.Workload = fmt.Sprintf("job %03d", w)
-		s.AppID = fmt.Sprintf("app-%03d-%04d", w, run)
-		s.Start += int64(run) * 24 * 3600 * 1000
-		s.End += int64(run) * 24 * 3600 * 1000
-		s.Properties = maps.Clone(s.Properties)
-		s.Stages = slices.Clone(s.Stages)
+	for s := range workloadtest.Fleet(base, workloads, perWorkload) {
 		h.Add(s)
 	}
 	mux := http.NewServeMux()

@@ -5,12 +5,17 @@ package workloadtest
 
 import (
 	"bytes"
+	"fmt"
+	"iter"
+	"maps"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/sparkglance/sparkglance/internal/analysis"
 	"github.com/sparkglance/sparkglance/internal/simulate"
 	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
+	"github.com/sparkglance/sparkglance/internal/workload"
 )
 
 // SeriesStart is when the series' first run starts.
@@ -61,4 +66,35 @@ func Analyze(tb testing.TB, cfg simulate.Config) analysis.Report {
 		}
 	}
 	return app.Report()
+}
+
+// Summaries are the summaries of the series' first n runs.
+func Summaries(tb testing.TB, n int) []workload.Summary {
+	tb.Helper()
+	var out []workload.Summary
+	for _, rep := range Reports(tb, n)[:n] {
+		out = append(out, workload.Summarize(&rep))
+	}
+	return out
+}
+
+// Fleet yields perWorkload daily runs of each of workloads jobs ("job 000"
+// on), copied from base in turn with their own ids, days and details: the
+// history a serve of a large History Server directory keeps.
+func Fleet(base []workload.Summary, workloads, perWorkload int) iter.Seq[workload.Summary] {
+	return func(yield func(workload.Summary) bool) {
+		for i := range workloads * perWorkload {
+			w, run := i%workloads, i/workloads
+			s := base[run%len(base)]
+			s.Workload = fmt.Sprintf("job %03d", w)
+			s.AppID = fmt.Sprintf("app-%03d-%04d", w, run)
+			s.Start += int64(run) * 24 * 3600 * 1000
+			s.End += int64(run) * 24 * 3600 * 1000
+			s.Properties = maps.Clone(s.Properties)
+			s.Stages = slices.Clone(s.Stages)
+			if !yield(s) {
+				return
+			}
+		}
+	}
 }
