@@ -60,13 +60,16 @@ func (d *gzipDecoder) step() ([]byte, bool, error) {
 // fail classifies an error from the gzip reader.
 func (d *gzipDecoder) fail(err error) ([]byte, bool, error) {
 	var ferr flate.CorruptInputError
+	// klauspost's inflate reports some malformed streams (a length code
+	// out of range) as an InternalError: damaged input all the same.
+	var ierr flate.InternalError
 	switch {
 	case err == io.EOF:
 		d.inMember = false
 		return nil, true, nil
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return nil, false, truncated(Gzip, d.memberStart, "a gzip member")
-	case errors.Is(err, gzip.ErrHeader), errors.Is(err, gzip.ErrChecksum), errors.As(err, &ferr):
+	case errors.Is(err, gzip.ErrHeader), errors.Is(err, gzip.ErrChecksum), errors.As(err, &ferr), errors.As(err, &ierr):
 		d.inMember = false
 		ce := corrupt(Gzip, d.memberStart, "%v", err)
 		// Resynchronise on the next member header, if any.
