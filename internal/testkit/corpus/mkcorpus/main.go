@@ -17,7 +17,17 @@ func main() {
 	n := flag.Int("n", 2000, "how many logs to write")
 	src := flag.String("src", "../shared/spark-events", "tree of event logs to copy")
 	out := flag.String("o", "", "directory to write (must not exist or be empty)")
+	cached := flag.Bool("cached", false, "build into (or reuse from) the user cache directory and print its path, as the benchmarks do")
 	flag.Parse()
+	if *cached {
+		dir, err := corpus.Cached(*src, *n)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "mkcorpus:", err)
+			os.Exit(1)
+		}
+		fmt.Println(dir)
+		return
+	}
 	if *out == "" {
 		fmt.Fprintln(os.Stderr, "mkcorpus: -o DIR is needed")
 		os.Exit(2)
