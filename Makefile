@@ -99,7 +99,7 @@ release:
 	  mkdir -p $$stage/$$name/dashboards $$stage/$$name/alerts; \
 	  cp $(BUILD_DIR)/$$os-$$arch/sparkglance LICENSE README.md $$stage/$$name/; \
 	  cp dashboards/*.json $$stage/$$name/dashboards/; \
-	  cp alerts/sparkglance-rules.yml $$stage/$$name/alerts/; \
+	  cp alerts/sparkglance-rules.yml alerts/sparkglance-otlp-rules.yml $$stage/$$name/alerts/; \
 	  echo ">> $(RELEASE_DIR)/$$name.tar.gz"; \
 	  tar -czf $(RELEASE_DIR)/$$name.tar.gz -C $$stage $$name; \
 	done; \

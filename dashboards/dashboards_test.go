@@ -305,7 +305,7 @@ func TestImportableFromGrafanaCom(t *testing.T) {
 }
 
 // The cluster, job and instance variables select over spark_app_info and
-// up, offer "All" as the regular expression .* (so that a Prometheus
+// sparkglance_build_info (present on the scrape and the OTLP path), offer "All" as the regular expression .* (so that a Prometheus
 // without a cluster label still shows everything), and every panel query
 // filters by all three.
 func TestEveryQueryFiltersByClusterJobAndInstance(t *testing.T) {
@@ -330,8 +330,8 @@ func TestEveryQueryFiltersByClusterJobAndInstance(t *testing.T) {
 		}
 		for name, want := range map[string]string{
 			"cluster":  "label_values(spark_app_info, cluster)",
-			"job":      `label_values(up{` + alerts.JobSelector + `, cluster=~"$cluster"}, job)`,
-			"instance": `label_values(up{` + alerts.JobSelector + `, cluster=~"$cluster", job=~"$job"}, instance)`,
+			"job":      `label_values(sparkglance_build_info{` + alerts.JobSelector + `, cluster=~"$cluster"}, job)`,
+			"instance": `label_values(sparkglance_build_info{` + alerts.JobSelector + `, cluster=~"$cluster", job=~"$job"}, instance)`,
 		} {
 			if vars[name] != want {
 				t.Errorf("%s: variable %s queries %q, want %q", f.Name, name, vars[name], want)

@@ -102,6 +102,13 @@ func allVariable(name, label, query string) *dashboard.QueryVariableBuilder {
 		Refresh(dashboard.VariableRefreshOnTimeRangeChanged).Sort(dashboard.VariableSortAlphabeticalAsc)
 }
 
+// presence is the family the job and instance variables list: one series
+// per running sparkglance, on a scraping Prometheus and on one fed by the
+// OTLP push alike (which has no up series: nothing scrapes; under the
+// default translation it arrives as sparkglance_build_info_ratio and
+// alerts/sparkglance-otlp-rules.yml records it back).
+const presence = "sparkglance_build_info"
+
 // variables: the data source; the cluster (optional: Prometheus may have no
 // such label), scrape job and instance, which every query filters by; then
 // the application by name and by id.
@@ -110,9 +117,9 @@ func variables(b *dashboard.DashboardBuilder, withApp bool) *dashboard.Dashboard
 		Label("Data source").Type("prometheus")).
 		WithVariable(allVariable(VarCluster, "Cluster", "label_values(spark_app_info, cluster)")).
 		WithVariable(allVariable(VarJob, "Job",
-			`label_values(up{`+alerts.JobSelector+`, cluster=~"$cluster"}, job)`)).
+			`label_values(`+presence+`{`+alerts.JobSelector+`, cluster=~"$cluster"}, job)`)).
 		WithVariable(allVariable(VarInstance, "Instance",
-			`label_values(up{`+alerts.JobSelector+`, cluster=~"$cluster", job=~"$job"}, instance)`))
+			`label_values(`+presence+`{`+alerts.JobSelector+`, cluster=~"$cluster", job=~"$job"}, instance)`))
 	if !withApp {
 		return b
 	}

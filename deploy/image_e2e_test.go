@@ -160,7 +160,7 @@ func TestImage(t *testing.T) {
 
 // TestRelease runs `make release` into a temporary directory: an archive
 // per platform in promu's layout with the binary for that platform, the
-// licence, README, dashboards and rule file, and sums that match.
+// licence, README, dashboards and rule files, and sums that match.
 func TestRelease(t *testing.T) {
 	makeTool := testkit.RequireTool(t, "make")
 	ctx, cancel := context.WithTimeout(context.Background(), 18*time.Minute)
@@ -174,7 +174,7 @@ func TestRelease(t *testing.T) {
 	if err != nil || len(boards) == 0 {
 		t.Fatalf("dashboards: %v %v", boards, err)
 	}
-	files := []string{"sparkglance", "LICENSE", "README.md", "alerts/sparkglance-rules.yml"}
+	files := []string{"sparkglance", "LICENSE", "README.md", "alerts/sparkglance-rules.yml", "alerts/sparkglance-otlp-rules.yml"}
 	for _, b := range boards {
 		files = append(files, "dashboards/"+filepath.Base(b))
 	}

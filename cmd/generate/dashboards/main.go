@@ -1,6 +1,6 @@
 // Command dashboards writes the generated files of the repository other than
 // docs/metrics.md (cmd/generate/metricsdoc's) — the dashboards' JSON, the
-// Prometheus rule file, the Kubernetes PrometheusRule and dashboards
+// Prometheus rule file and the one for an OTLP-fed Prometheus, the Kubernetes PrometheusRule and dashboards
 // ConfigMap, and the Helm chart's copies of the dashboards and the rule file
 // — from the Go code (`make docs`), and pins the image the manifests and the
 // compose file run to the VERSION file's tag. Tests fail when a committed
@@ -46,6 +46,9 @@ func run(root string) error {
 		files[filepath.Join("deploy", filepath.FromSlash(name))] = b
 	}
 	if files[filepath.Join("alerts", alerts.RuleFile)], err = alerts.Render(th); err != nil {
+		return err
+	}
+	if files[filepath.Join("alerts", alerts.OTLPRuleFile)], err = alerts.RenderOTLP(); err != nil {
 		return err
 	}
 	if files[filepath.Join("deploy", deploy.PrometheusRuleFile)], err = deploy.PrometheusRule(th); err != nil {

@@ -36,7 +36,9 @@ each scrape protocol forced (PrometheusProto, OpenMetricsText1.0.0 and 0.0.1, Pr
 return data and the demo's alerts fire under both. Pushed over OTLP, the series reach
 Prometheus 3's OTLP receiver and, through the OpenTelemetry Collector 0.165, its remote write into
 Prometheus 3 and its Prometheus exporter, with the values of ` + "`/metrics`" + ` under translated names
-(deploy/README.md lists the families renamed).
+(deploy/README.md lists the families renamed). With ` + "`alerts/sparkglance-otlp-rules.yml`" + ` loaded, which
+records those families back under these names, or under Prometheus 3's NoTranslation, the demo-fed dashboard
+queries return data on the receiver and through the Collector's remote write as on a scrape.
 
 Per-application series carry ` + "`app_id`" + ` and ` + "`app_name`" + `;
 per-executor series add ` + "`executor_id`" + `. Only the latest attempt of
@@ -128,7 +130,9 @@ are Gauges and counters, summaries and histograms cumulative. Each metric carrie
 UCUM unit of the unit column (families named at run time, ` + "`spark_metrics_*`" + `, and the
 Go runtime's the unit of their name's suffix); a
 backend that translates OTLP names to Prometheus names (appending the unit
-and ` + "`_total`" + `) must be configured not to add them twice.
+and ` + "`_total`" + `) must be configured not to add them twice (Prometheus 3:
+` + "`otlp: {translation_strategy: NoTranslation}`" + `), or load ` + "`alerts/sparkglance-otlp-rules.yml`" + `, which records the families its
+default translation renames back under these names (deploy/README.md).
 
 A cumulative point's start time is when its series began: the application's
 start for per-application counters, the executor's addition for per-executor
