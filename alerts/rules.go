@@ -154,9 +154,11 @@ and on (job, instance)
 			"sparkglance collector {{ $labels.collector }} is failing.",
 			fmt.Sprintf("The %s collector of sparkglance on {{ $labels.instance }} has failed every scrape for %s.", "{{ $labels.collector }}", dur(th.CollectorFailingFor))),
 		alert("SparkglanceDown", th.DownFor, "warning",
-			fmt.Sprintf("up{%s} == 0\nor\nabsent(up{%s})", JobSelector, JobSelector),
+			// A Prometheus fed by OTLP has no up: there, sparkglance_build_info
+			// (pushed with every export, gone 5m after the last) says it is alive.
+			fmt.Sprintf("up{%s} == 0\nor\n(absent(up{%s}) unless on () sparkglance_build_info{%s})", JobSelector, JobSelector, JobSelector),
 			"sparkglance {{ if $labels.instance }}on {{ $labels.instance }} {{ end }}cannot be scraped.",
-			fmt.Sprintf("{{ if $labels.instance }}Prometheus has failed to scrape sparkglance on {{ $labels.instance }} (job {{ $labels.job }}, up {{ $value }}){{ else }}Prometheus has no sparkglance target at all (no up series of a job matching %s){{ end }} for %s: every Spark alert is blind there.", JobSelector, dur(th.DownFor))),
+			fmt.Sprintf("{{ if $labels.instance }}Prometheus has failed to scrape sparkglance on {{ $labels.instance }} (job {{ $labels.job }}, up {{ $value }}){{ else }}Prometheus has no sparkglance target at all (no up series of a job matching %s, and no sparkglance_build_info pushed by OTLP){{ end }} for %s: every Spark alert is blind there.", JobSelector, dur(th.DownFor))),
 		alert("SparkglanceEventLogErrors", th.EventLogErrorsFor, "warning",
 			fmt.Sprintf("increase(sparkglance_eventlog_errors_total[%s]) > 0", dur(th.EventLogErrorsWindow)),
 			"sparkglance on {{ $labels.instance }} keeps failing to read event logs ({{ $labels.reason }}).",

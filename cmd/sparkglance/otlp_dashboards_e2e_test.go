@@ -167,6 +167,18 @@ service:
 			t.Errorf("%s: spark_app_info_ratio present %v, want %v", c.prom.URL, got, c.translated)
 		}
 	}
+	// No path, pushed or scraped, has sparkglance down: on OTLP there is no
+	// up, and the alert watches the pushes instead.
+	down := ruleExpr(t, "SparkglanceDown")
+	for _, path := range paths {
+		r, err := path.prom.Query(down)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Result) > 0 {
+			t.Errorf("%s: SparkglanceDown's expression holds while sparkglance pushes or is scraped: %v", path.name, r.Result)
+		}
+	}
 	for _, path := range paths {
 		for _, b := range boards {
 			if !variablesResolved[path.name+" "+b.name] {
@@ -414,4 +426,18 @@ func startDemo(t *testing.T, bin, name string, args ...string) string {
 	})
 	promtest.WaitReady(t, "http://"+addr+"/-/ready", time.Minute, log.Name())
 	return addr
+}
+
+// ruleExpr is the expression of the shipped alert named name.
+func ruleExpr(t *testing.T, name string) string {
+	t.Helper()
+	for _, g := range alerts.Groups(alerts.DefaultThresholds()) {
+		for _, r := range g.Rules {
+			if r.Alert == name {
+				return r.Expr
+			}
+		}
+	}
+	t.Fatalf("no alert %s in the shipped rules", name)
+	return ""
 }
