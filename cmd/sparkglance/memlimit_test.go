@@ -23,7 +23,7 @@ func TestLimitReadMemory(t *testing.T) {
 		file string
 		want int64
 	}{
-		{"nds_q88_photon_db_13_3.zstd", readBudget + 128<<20},
+		{"nds_q88_photon_db_13_3.zstd", readBudget + 128<<20 + 4<<20},
 		{"nds_q72_dataproc_2_2.zstd", readBudget},
 	} {
 		logs, err := sparklog.DiscoverGiven(filepath.Join(dir, c.file))

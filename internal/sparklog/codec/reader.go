@@ -21,6 +21,13 @@ type stepper interface {
 	step() (data []byte, boundary bool, err error)
 }
 
+// intoStepper is a stepper that can also decode straight into the
+// caller's buffer: Read then spares the copy through the decoder's own.
+type intoStepper interface {
+	// stepInto is step writing its data into p; n bytes of it.
+	stepInto(p []byte) (n int, boundary bool, err error)
+}
+
 // maxCheckpoints bounds the boundaries a Reader remembers between two
 // Boundary calls; see Reader.
 const maxCheckpoints = 512
@@ -100,24 +107,37 @@ func (r *Reader) Read(p []byte) (int, error) {
 		if len(p) == 0 {
 			return 0, nil
 		}
+		if into, ok := r.dec.(intoStepper); ok {
+			n, boundary, err := into.stepInto(p)
+			r.stepped(int64(n), boundary, err)
+			if n > 0 {
+				return n, nil
+			}
+			continue
+		}
 		data, boundary, err := r.dec.step()
 		r.pending = data
-		r.produced += int64(len(data))
-		if boundary {
-			r.mark(Checkpoint{In: r.src.off, Out: r.produced})
-		}
-		var ce *CorruptError
-		switch {
-		case err == nil:
-		case errors.As(err, &ce):
-			r.queued = err
-		default:
-			r.final = err
-		}
+		r.stepped(int64(len(data)), boundary, err)
 	}
 	n := copy(p, r.pending)
 	r.pending = r.pending[n:]
 	return n, nil
+}
+
+// stepped accounts for one step that produced n bytes.
+func (r *Reader) stepped(n int64, boundary bool, err error) {
+	r.produced += n
+	if boundary {
+		r.mark(Checkpoint{In: r.src.off, Out: r.produced})
+	}
+	var ce *CorruptError
+	switch {
+	case err == nil:
+	case errors.As(err, &ce):
+		r.queued = err
+	default:
+		r.final = err
+	}
 }
 
 // Boundary returns the latest boundary whose Out is <= out, where out is a

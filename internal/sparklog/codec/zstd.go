@@ -21,8 +21,8 @@ type zstdDecoder struct {
 	dec     *zstd.Decoder
 	fr      frameReader
 	inFrame bool
-	next    error // error that arrived together with data
-	buf     [32 << 10]byte
+	next    error  // error that arrived together with data
+	buf     []byte // step's output; Reader uses stepInto, which needs none
 }
 
 func newZstdDecoder(s *source) (*zstdDecoder, error) {
@@ -40,6 +40,16 @@ func newZstdDecoder(s *source) (*zstdDecoder, error) {
 }
 
 func (d *zstdDecoder) step() ([]byte, bool, error) {
+	if d.buf == nil {
+		d.buf = make([]byte, 32<<10)
+	}
+	n, boundary, err := d.stepInto(d.buf)
+	return d.buf[:n], boundary, err
+}
+
+// stepInto is step decoding straight into p: the decoder copies out of its
+// window into the caller's buffer, not into buf and then again into p.
+func (d *zstdDecoder) stepInto(p []byte) (int, bool, error) {
 	if err := d.next; err != nil {
 		d.next = nil
 		return d.fail(err)
@@ -47,40 +57,40 @@ func (d *zstdDecoder) step() ([]byte, bool, error) {
 	if !d.inFrame {
 		return d.startFrame()
 	}
-	n, err := d.dec.Read(d.buf[:])
+	n, err := d.dec.Read(p)
 	if n > 0 {
 		d.next = err
-		return d.buf[:n], false, nil
+		return n, false, nil
 	}
 	if err == nil {
-		return nil, false, nil
+		return 0, false, nil
 	}
 	return d.fail(err)
 }
 
 // startFrame positions the decoder on the next frame, or skips a skippable
 // frame.
-func (d *zstdDecoder) startFrame() ([]byte, bool, error) {
+func (d *zstdDecoder) startFrame() (int, bool, error) {
 	start := d.src.off
 	h, err := d.src.peek(8)
 	switch {
 	case err != nil:
-		return nil, false, err
+		return 0, false, err
 	case len(h) == 0:
-		return nil, false, io.EOF
+		return 0, false, io.EOF
 	case isSkippableMagic(h):
 		if len(h) < 8 {
-			return nil, false, truncated(Zstd, start, "a skippable frame header")
+			return 0, false, truncated(Zstd, start, "a skippable frame header")
 		}
 		size := int64(binary.LittleEndian.Uint32(h[4:])) // before h's buffer moves on
 		d.src.discard(8)
 		if err := d.src.skip(size); err != nil {
 			if errors.Is(err, io.ErrUnexpectedEOF) {
-				return nil, false, truncated(Zstd, start, "a skippable frame")
+				return 0, false, truncated(Zstd, start, "a skippable frame")
 			}
-			return nil, false, err
+			return 0, false, err
 		}
-		return nil, true, nil
+		return 0, true, nil
 	case !startsLike(h, zstdMagic):
 		d.src.discard(1)
 		return d.resync(corrupt(Zstd, start, "no zstd frame magic"))
@@ -90,22 +100,22 @@ func (d *zstdDecoder) startFrame() ([]byte, bool, error) {
 		return d.fail(err)
 	}
 	d.inFrame = true
-	return nil, false, nil
+	return 0, false, nil
 }
 
 // fail classifies an error from the decoder, using what the frameReader
 // saw of the frame's structure.
-func (d *zstdDecoder) fail(err error) ([]byte, bool, error) {
+func (d *zstdDecoder) fail(err error) (int, bool, error) {
 	d.inFrame = false
 	switch {
 	case err == io.EOF && d.fr.done():
-		return nil, true, nil
+		return 0, true, nil
 	case d.fr.truncated:
-		return nil, false, truncated(Zstd, d.fr.frameStart, "a frame")
+		return 0, false, truncated(Zstd, d.fr.frameStart, "a frame")
 	case d.fr.bad != nil:
 		return d.resync(d.fr.bad)
 	case d.fr.ioErr != nil:
-		return nil, false, d.fr.ioErr
+		return 0, false, d.fr.ioErr
 	default:
 		// The structure was sound but the content was not: skip the rest of
 		// the frame by its block lengths.
@@ -113,24 +123,24 @@ func (d *zstdDecoder) fail(err error) ([]byte, bool, error) {
 		if _, derr := io.Copy(io.Discard, &d.fr); derr != nil {
 			if d.fr.truncated {
 				d.next = io.ErrUnexpectedEOF // report truncation next time
-				return nil, false, ce
+				return 0, false, ce
 			}
 			if d.fr.ioErr != nil {
-				return nil, false, d.fr.ioErr
+				return 0, false, d.fr.ioErr
 			}
 			return d.resync(ce)
 		}
-		return nil, true, ce
+		return 0, true, ce
 	}
 }
 
 // resync returns ce after moving to the next frame magic (regular or
 // skippable).
-func (d *zstdDecoder) resync(ce *CorruptError) ([]byte, bool, error) {
+func (d *zstdDecoder) resync(ce *CorruptError) (int, bool, error) {
 	if err := d.src.resync(4, func(b []byte) bool { return startsLike(b, zstdMagic) || isSkippableMagic(b) }); err != nil {
-		return nil, false, err
+		return 0, false, err
 	}
-	return nil, true, ce
+	return 0, true, ce
 }
 
 // ZstdWindow returns the history the zstd frame starting head declares
