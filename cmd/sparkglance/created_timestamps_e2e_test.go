@@ -18,9 +18,11 @@ import (
 	"github.com/sparkglance/sparkglance/internal/testkit/promtest"
 )
 
-// settledFamilies are the settled counters: the applications' task and
-// core seconds, and their executors' spill.
-var settledFamilies = []string{sm.AppSettledTaskSeconds.Name, sm.AppSettledCoreSeconds.Name, sm.ExecutorSettledSpillBytes.Name}
+// settledFamilies are the counters whose created timestamps are checked:
+// the settled ones (the applications' task and core seconds, their
+// executors' spill), and the workloads' runs, counted again from the same
+// logs after a restart.
+var settledFamilies = []string{sm.AppSettledTaskSeconds.Name, sm.AppSettledCoreSeconds.Name, sm.ExecutorSettledSpillBytes.Name, sm.WorkloadRuns.Name}
 
 // startTimestampModes are the two ways Prometheus 3 uses a counter's
 // created (start) timestamp: a 0 sample injected at it, and the timestamp
@@ -58,16 +60,17 @@ func (p ctProm) sel(selector string, more ...string) string {
 // with use-start-timestamps, scrapes serve over the real logs, with
 // protobuf forced and by default. The settled counters carry their
 // application's start as created timestamp (executors: their addition),
-// the same in every run of serve:
+// the workloads' runs counters their earliest run's start, the same in
+// every run of serve:
 //   - a log that arrives after the first scrape, of an application that
 //     ran minutes ago, gets a 0 at its start (or its start stored), so
 //     increase() over its arrival is its whole value, not 0;
 //   - serve stopped (Prometheus sees the target down) and started again on
-//     the same port reads the same logs: every settled series has the value
+//     the same port reads the same logs: every such series has the value
 //     it had, resets() over the whole run is 0 and increase() across the
 //     restart is 0. A created timestamp taken from serve's own start would
 //     put a 0 (or a start) after the last sample before the restart: a false
-//     reset, and increase() counting every application again.
+//     reset, and increase() counting every application (run) again.
 func TestPrometheus3CreatedTimestampsSurviveRestart(t *testing.T) {
 	p3 := testkit.Prometheus3(t)
 	dir := linkRealLogs(t)
@@ -224,14 +227,13 @@ func writeSimulatedLog(t *testing.T, path string, cfg simulate.Config) {
 	}
 }
 
-// settledOf are the settled counters' series of s, those of the
-// application appID only unless it is "".
+// settledOf are the series of settledFamilies in s, those of the
+// application appID only unless it is "" (the workloads' runs have none).
 func settledOf(s []flatSeries, appID string) []flatSeries {
 	var out []flatSeries
 	for _, x := range s {
 		name, _, _ := strings.Cut(x.key, "{")
-		if strings.HasSuffix(name, "_total") && (strings.HasPrefix(name, "spark_app_settled_") || strings.HasPrefix(name, "spark_executor_settled_")) &&
-			(appID == "" || strings.Contains(x.key, fmt.Sprintf("app_id=%q", appID))) {
+		if slices.Contains(settledFamilies, name) && (appID == "" || strings.Contains(x.key, fmt.Sprintf("app_id=%q", appID))) {
 			out = append(out, x)
 		}
 	}
