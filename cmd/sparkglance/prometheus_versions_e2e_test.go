@@ -109,32 +109,10 @@ func TestPrometheusVersionsAgreeWithMetrics(t *testing.T) {
 // adds a finished simulated application named oddAppName.
 func realLogsWithOddApp(t *testing.T) string {
 	t.Helper()
-	src := filepath.Dir(testkit.Events(t, "README.md"))
-	entries, err := os.ReadDir(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	for _, e := range entries {
-		if e.IsDir() || strings.HasSuffix(e.Name(), ".md") {
-			continue
-		}
-		if err := os.Symlink(filepath.Join(src, e.Name()), filepath.Join(dir, e.Name())); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := linkRealLogs(t)
 	cfg := simulate.DefaultConfig()
 	cfg.AppID, cfg.AppName = "app-20261207000000-0001", oddAppName
-	f, err := os.Create(filepath.Join(dir, cfg.AppID))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := simulate.Write(f, cfg); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeSimulatedLog(t, filepath.Join(dir, cfg.AppID), cfg)
 	return dir
 }
 

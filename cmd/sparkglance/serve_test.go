@@ -63,6 +63,13 @@ func quiet(t *testing.T, f func() int) int {
 func runServe(t *testing.T, args ...string) (addr string, stop func()) {
 	t.Helper()
 	addr = testkit.FreeLoopbackAddr(t)
+	return addr, runServeAt(t, addr, args...)
+}
+
+// runServeAt is runServe on the address addr (a serve started again where
+// a stopped one listened, say).
+func runServeAt(t *testing.T, addr string, args ...string) (stop func()) {
+	t.Helper()
 	app := kingpin.New("sparkglance", "")
 	cmd := newServeCommand(app.Command("serve", ""))
 	if _, err := app.Parse(append([]string{"serve", "--web.listen-address=" + addr}, args...)); err != nil {
@@ -71,7 +78,7 @@ func runServe(t *testing.T, args ...string) (addr string, stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- cmd.run(ctx) }()
-	return addr, func() {
+	return func() {
 		t.Helper()
 		cancel()
 		select {

@@ -2,6 +2,7 @@ package eventlog
 
 import (
 	"fmt"
+	"maps"
 	"sync"
 	"time"
 
@@ -24,7 +25,7 @@ const summarizeEvery = 5 * time.Second
 // published, and the spark_workload_* series made from it.
 type workloads struct {
 	hist  *workload.History
-	since time.Time // the counters' created time
+	since time.Time // the dropped counter's created time (and the runs' of a workload without a start)
 
 	mu sync.Mutex
 	// holding is true until the first catch-up is done (caughtUp says when):
@@ -38,7 +39,13 @@ type workloads struct {
 	// per workload; pruned to the runs the history keeps.
 	counted map[string]map[string]bool
 	runs    map[string]map[string]float64 // workload → status → finished runs
-	gen     uint64                        // changes of the history
+	// first is the earliest start (epoch ms) of a run kept, per workload:
+	// its runs counter's created timestamp. Taken from the logs, it is the
+	// same after a restart that reads them again, so a Prometheus that
+	// uses created timestamps sees no reset there (the exporter's start
+	// would be one, and increase() would count every run again).
+	first map[string]int64
+	gen   uint64 // changes of the history
 	// dropped counts the runs (application attempts, each once) whose
 	// workload would have exceeded --workload.max-workloads.
 	dropped float64
@@ -52,7 +59,7 @@ func newWorkloads(o workload.HistoryOptions, caughtUp func() bool) *workloads {
 	return &workloads{
 		hist: workload.NewHistory(o), since: time.Now(),
 		holding: caughtUp != nil, caughtUp: caughtUp,
-		counted: map[string]map[string]bool{}, runs: map[string]map[string]float64{},
+		counted: map[string]map[string]bool{}, runs: map[string]map[string]float64{}, first: map[string]int64{},
 	}
 }
 
@@ -104,6 +111,9 @@ func (ws *workloads) add(s workload.Summary, dropped *bool) {
 			ws.dropped++
 		}
 		return
+	}
+	if f, ok := ws.first[s.Workload]; s.Start > 0 && (!ok || s.Start < f) {
+		ws.first[s.Workload] = s.Start
 	}
 	if !s.Finished || ws.holding {
 		return
@@ -188,6 +198,11 @@ func (ws *workloads) families() ([]exporter.Family, error) {
 		}
 		runs[k] = c
 	}
+	first := maps.Clone(ws.first)
+	// Until the runs found at start are counted, their counters are left
+	// out rather than shown at 0: after a restart, a 0 between the last
+	// counts before and the same counts again would be a reset.
+	holding := ws.holding
 	ws.mu.Unlock()
 
 	byDesc := map[*sm.Metric][]*dto.Metric{}
@@ -210,9 +225,15 @@ func (ws *workloads) families() ([]exporter.Family, error) {
 	}
 	for _, raw := range ws.hist.Workloads() {
 		key := exporter.LabelValue(raw) // a name with invalid UTF-8 must not fail the scrape
+		created := ws.since
+		if ms, ok := first[raw]; ok {
+			created = time.UnixMilli(ms)
+		}
 		for _, status := range sm.WorkloadStatusLabel.Values {
-			m, err := prometheus.NewConstMetricWithCreatedTimestamp(sm.WorkloadRuns.Desc(), prometheus.CounterValue, runs[raw][string(status)], ws.since, key, string(status))
-			put(sm.WorkloadRuns, m, err)
+			if !holding {
+				m, err := prometheus.NewConstMetricWithCreatedTimestamp(sm.WorkloadRuns.Desc(), prometheus.CounterValue, runs[raw][string(status)], created, key, string(status))
+				put(sm.WorkloadRuns, m, err)
+			}
 		}
 		_, fin, ok := ws.hist.Latest(raw)
 		if !ok || fin.Run == "" {

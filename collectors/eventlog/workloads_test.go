@@ -9,8 +9,12 @@ import (
 	"testing"
 	"time"
 
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/sparkglance/sparkglance/exporter"
 	"github.com/sparkglance/sparkglance/internal/simulate"
 	"github.com/sparkglance/sparkglance/internal/testkit/promtest"
+	"github.com/sparkglance/sparkglance/internal/workload"
 )
 
 // writeWorkloadRuns writes the generator's workload series into files of
@@ -259,5 +263,86 @@ func TestWorkloadRunsCountedInStartOrderAfterCatchUp(t *testing.T) {
 				t.Errorf("%d workers: runs_total{status=%q} = %v, want %v", workers, s, got, c)
 			}
 		}
+	}
+}
+
+// A workload's runs counters are created when its earliest run started, as
+// the logs say, so a second watcher over the same logs (serve restarted)
+// gives them the same created timestamp: a Prometheus that uses created
+// timestamps sees no reset where the exporter restarted. (With the
+// exporter's start they moved at every restart; make e2e's
+// TestPrometheus3CreatedTimestampsSurviveRestart shows the false reset.)
+func TestWorkloadRunsCreatedAtTheirFirstRun(t *testing.T) {
+	paths := writeWorkloadRuns(t, 4)
+	dir := t.TempDir()
+	for _, p := range paths {
+		if err := os.Rename(p, filepath.Join(dir, filepath.Base(p))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first := time.Date(2026, 11, 1, 2, 0, 0, 0, time.UTC) // writeWorkloadRuns' first run
+	var created []time.Time
+	for range 2 {
+		w := startWatcher(t, testConfig(dir))
+		waitReady(t, w)
+		mf := gather(t, w)["spark_workload_runs_total"]
+		if len(mf.GetMetric()) == 0 {
+			t.Fatal("no spark_workload_runs_total series")
+		}
+		for _, m := range mf.GetMetric() {
+			ct := m.GetCounter().GetCreatedTimestamp().AsTime()
+			if ct.Before(first) || !ct.Before(first.Add(time.Hour)) {
+				t.Errorf("%v: created %v, want the first run's start (%v)", m.GetLabel(), ct, first)
+			}
+			created = append(created, ct)
+		}
+	}
+	for _, ct := range created[1:] {
+		if !ct.Equal(created[0]) {
+			t.Errorf("created timestamps %v differ between the series and the two watchers", created)
+			break
+		}
+	}
+}
+
+// Until the runs found at start are counted, the runs counters are left
+// out, not shown at 0: after a restart a 0 between the counts before and
+// the same counts again would be a reset for every Prometheus.
+func TestWorkloadRunsLeftOutUntilCaughtUp(t *testing.T) {
+	caught := false
+	ws := newWorkloads(workload.HistoryOptions{}, func() bool { return caught })
+	start := time.Date(2026, 11, 1, 2, 0, 0, 0, time.UTC).UnixMilli()
+	var dropped bool
+	ws.add(workload.Summary{Workload: "nightly", AppID: "app-1", Start: start, End: start + 60_000, Finished: true}, &dropped)
+	runs := func() []*dto.Metric {
+		t.Helper()
+		fs, err := ws.families()
+		if err != nil {
+			t.Fatal(err)
+		}
+		mfs, err := exporter.GatherFamilies(fs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, mf := range mfs {
+			if mf.GetName() == "spark_workload_runs_total" {
+				return mf.GetMetric()
+			}
+		}
+		return nil
+	}
+	if got := runs(); len(got) != 0 {
+		t.Errorf("before the catch-up: %d runs series, want none", len(got))
+	}
+	caught = true
+	total := 0.0
+	for _, m := range runs() {
+		total += m.GetCounter().GetValue()
+		if ct := m.GetCounter().GetCreatedTimestamp().AsTime().UnixMilli(); ct != start {
+			t.Errorf("%v: created %d, want the run's start %d", m.GetLabel(), ct, start)
+		}
+	}
+	if total != 1 {
+		t.Errorf("after the catch-up: %v runs counted, want 1", total)
 	}
 }

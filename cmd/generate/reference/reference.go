@@ -40,6 +40,26 @@ Prometheus 3 and its Prometheus exporter, with the values of ` + "`/metrics`" + 
 records those families back under these names, or under Prometheus 3's NoTranslation, the demo-fed dashboard
 queries return data on the receiver and through the Collector's remote write as on a scrape.
 
+The event-log collector's counters carry a created timestamp taken from the log, the same in every run of ` + "`serve`" + `: the
+application's start for per-application counters, the executor's addition for per-executor ones, the
+earliest run's start for ` + "`spark_workload_runs_total`" + ` (left out until the runs found at start are
+all read and counted, rather than shown at 0). Only
+the protobuf format carries it. The text formats have no ` + "`_created`" + ` lines: Prometheus 2, and
+Prometheus 3 without a start-timestamp feature (it asks for OpenMetrics 1.0 first), store each such line
+as a series of its own, doubling the counters' series, while Prometheus 3 with
+` + "`--enable-feature=created-timestamp-zero-ingestion`" + ` or ` + "`st-storage`" + ` asks for protobuf first.
+Tested with Prometheus 3.16 under ` + "`created-timestamp-zero-ingestion`" + ` and under
+` + "`st-storage,use-start-timestamps`" + `: after ` + "`serve`" + ` restarts over the same logs, no
+` + "`spark_app_settled_*`" + `, ` + "`spark_executor_settled_spill_bytes_total`" + ` or ` + "`spark_workload_runs_total`" + `
+series resets and ` + "`increase()`" + ` across the restart is 0; the log of an application that ended minutes before it
+arrived has its settled counters start from 0 at the application's start, so ` + "`increase()`" + ` over
+its arrival is its whole value (without the feature Prometheus counts from the first value it
+scrapes, and that value is left out). Prometheus 3 only injects that 0 within its head's window, about
+an hour before its newest sample, and ` + "`use-start-timestamps`" + ` only uses a start inside the range
+queried: an application that ran before then, its log copied in later, counts from its first scraped
+value, as without the feature. The exporter's own counters (` + "`sparkglance_*`" + `) begin with the
+exporter, so a restart is a reset for them.
+
 Per-application series carry ` + "`app_id`" + ` and ` + "`app_name`" + `;
 per-executor series add ` + "`executor_id`" + `. Only the latest attempt of
 an application id is exported. When the event-log collector (` + "`eventlog`" + `) and
@@ -138,7 +158,7 @@ A cumulative point's start time is when its series began: the application's
 start for per-application counters, the executor's addition for per-executor
 ones (event-log and spark collectors), when the node agent began tracking the
 executor or sampling the node for its CPU and energy counters (process
-collector), the exporter's start for the exporter's own and for counters whose
+collector), the earliest run's start for a workload's runs, the exporter's start for the exporter's own and for counters whose
 beginning is not known (the stacks collector's, Spark's metrics system's). A backend that turns cumulative
 into delta points therefore counts an application's whole history once, however late
 the exporter saw it. (Prometheus' text format does not show these created timestamps;

@@ -26,14 +26,23 @@ type Sample struct {
 
 // Query runs an instant query; a parse error comes back as an error
 // naming Prometheus' reason.
-func (s *Server) Query(expr string) (Result, error) {
+func (s *Server) Query(expr string) (Result, error) { return s.QueryAt(expr, time.Time{}) }
+
+// QueryAt runs an instant query evaluated at the instant at (now if zero),
+// to the millisecond: at a scrape's timestamp, increase() has nothing to
+// extrapolate after the last sample.
+func (s *Server) QueryAt(expr string, at time.Time) (Result, error) {
+	path := "/api/v1/query?query=" + url.QueryEscape(expr)
+	if !at.IsZero() {
+		path += "&time=" + strconv.FormatFloat(float64(at.UnixMilli())/1e3, 'f', 3, 64)
+	}
 	var body struct {
 		Status    string `json:"status"`
 		ErrorType string `json:"errorType"`
 		Error     string `json:"error"`
 		Data      Result `json:"data"`
 	}
-	if err := s.Get("/api/v1/query?query="+url.QueryEscape(expr), &body); err != nil {
+	if err := s.Get(path, &body); err != nil {
 		return Result{}, fmt.Errorf("query %q: %w", expr, err)
 	}
 	if body.Status != "success" {
@@ -44,8 +53,11 @@ func (s *Server) Query(expr string) (Result, error) {
 
 // Samples runs an instant query and parses each series' value. Tests poll
 // it: a Prometheus that has not scraped yet answers with no samples.
-func (s *Server) Samples(expr string) ([]Sample, error) {
-	r, err := s.Query(expr)
+func (s *Server) Samples(expr string) ([]Sample, error) { return s.SamplesAt(expr, time.Time{}) }
+
+// SamplesAt is Samples evaluated at the instant at (now if zero).
+func (s *Server) SamplesAt(expr string, at time.Time) ([]Sample, error) {
+	r, err := s.QueryAt(expr, at)
 	if err != nil {
 		return nil, err
 	}
