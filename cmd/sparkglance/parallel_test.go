@@ -14,8 +14,8 @@ import (
 
 	"github.com/alecthomas/kingpin/v2"
 
+	"github.com/sparkglance/sparkglance/internal/human"
 	"github.com/sparkglance/sparkglance/internal/simulate"
-	"github.com/sparkglance/sparkglance/internal/testkit"
 )
 
 // writeManyApps writes n small finished simulated applications to dir,
@@ -45,9 +45,10 @@ func writeManyApps(tb testing.TB, dir string, n int) []string {
 	return paths
 }
 
-// runCommand runs `sparkglance NAME ARGS…` in-process: stdout, stderr and
-// the exit status realMain would return.
-func runCommand(t *testing.T, name string, args ...string) (stdout, stderr string, status int) {
+// runCommand runs `sparkglance NAME ARGS…` in-process: stdout, stderr
+// (ending with the error line realMain prints) and the exit status realMain
+// would return.
+func runCommand(t testing.TB, name string, args ...string) (stdout, stderr string, status int) {
 	t.Helper()
 	app := kingpin.New("sparkglance", "")
 	var out, errOut bytes.Buffer
@@ -61,6 +62,10 @@ func runCommand(t *testing.T, name string, args ...string) (stdout, stderr strin
 		c := newReportCommand(app.Command(name, ""))
 		c.analyze.out, c.analyze.errOut = &out, &errOut
 		cmd = c
+	case "backfill":
+		c := newBackfillCommand(app.Command(name, ""))
+		c.errOut = &errOut
+		cmd = c
 	default:
 		t.Fatalf("no command %s here", name)
 	}
@@ -68,6 +73,9 @@ func runCommand(t *testing.T, name string, args ...string) (stdout, stderr strin
 		t.Fatalf("parse %v: %v", args, err)
 	}
 	err := cmd.run(context.Background())
+	if err != nil {
+		fmt.Fprintf(&errOut, "sparkglance %s: %s\n", name, human.Safe(err.Error()))
+	}
 	return out.String(), errOut.String(), exitStatus(err)
 }
 
@@ -92,58 +100,8 @@ func manyLogsDir(t *testing.T) string {
 	return dir
 }
 
-// analyze and report print exactly the same, byte for byte, and exit
-// alike, whether the logs are read one at a time or several at once.
-func TestParallelOutputIsTheSequentialOne(t *testing.T) {
-	generated := manyLogsDir(t)
-	real := testkit.Events(t) // the top level of ../shared/spark-events
-	for _, dir := range []string{real, generated} {
-		for _, args := range [][]string{{}, {"--json"}} {
-			args = append(args, dir)
-			t.Run(filepath.Base(dir)+strings.Join(args[:len(args)-1], ""), func(t *testing.T) {
-				out1, err1, st1 := runCommand(t, "analyze", append([]string{"--parallel", "1"}, args...)...)
-				if !strings.Contains(out1, "log: ") && !strings.Contains(out1, `"appId"`) {
-					t.Fatalf("sequential analyze printed no application:\n%s", err1)
-				}
-				for _, n := range []string{"3", "0"} {
-					out, errOut, st := runCommand(t, "analyze", append([]string{"--parallel", n}, args...)...)
-					if out != out1 {
-						t.Errorf("--parallel %s: stdout differs from --parallel 1 (%d vs %d bytes)", n, len(out), len(out1))
-					}
-					if errOut != err1 {
-						t.Errorf("--parallel %s: stderr differs from --parallel 1:\n%s\nvs\n%s", n, errOut, err1)
-					}
-					if st != st1 {
-						t.Errorf("--parallel %s: exit status %d, --parallel 1 gave %d", n, st, st1)
-					}
-				}
-			})
-		}
-		t.Run("report-"+filepath.Base(dir), func(t *testing.T) {
-			one, seven := filepath.Join(t.TempDir(), "one"), filepath.Join(t.TempDir(), "seven")
-			_, err1, st1 := runCommand(t, "report", "--parallel", "1", "-o", one, dir)
-			_, err7, st7 := runCommand(t, "report", "--parallel", "7", "-o", seven, dir)
-			if st1 != st7 || strings.ReplaceAll(err7, seven, one) != err1 {
-				t.Errorf("exit %d and stderr\n%s\nwith --parallel 7; exit %d and stderr\n%s\nwith --parallel 1", st7, err7, st1, err1)
-			}
-			a, b := readTree(t, one), readTree(t, seven)
-			if len(a) < 2 {
-				t.Fatalf("report wrote %d files", len(a))
-			}
-			for name, page := range a {
-				if !bytes.Equal(page, b[name]) {
-					t.Errorf("%s differs between --parallel 1 and 7", name)
-				}
-			}
-			if len(a) != len(b) {
-				t.Errorf("%d files with --parallel 1, %d with 7", len(a), len(b))
-			}
-		})
-	}
-}
-
 // readTree returns every file under dir by its relative path.
-func readTree(t *testing.T, dir string) map[string][]byte {
+func readTree(t testing.TB, dir string) map[string][]byte {
 	t.Helper()
 	files := map[string][]byte{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {

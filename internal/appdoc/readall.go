@@ -79,10 +79,13 @@ func ReadLogs(ctx context.Context, logs []sparklog.Log, opt ReadOptions, use fun
 	if progress == nil {
 		progress = noProgress{}
 	}
+	held := make([]bool, len(logs)) // the i-th Result holds its whole document, counted in Analyses
 	read := func(i int) Result {
 		if ctx.Err() != nil {
 			return Result{Interrupted: true}
 		}
+		Analyses.begin()
+		held[i] = true
 		doc, err := Read(ctx, logs[i], opt.Analysis, progress.ForLog(i))
 		if err == nil {
 			progress.Finish(i, logs[i])
@@ -94,10 +97,24 @@ func ReadLogs(ctx context.Context, logs []sparklog.Log, opt ReadOptions, use fun
 			// Only what the reporting of problems needs waits for its turn.
 			r.Doc = Doc{Log: doc.Log, Events: doc.Events, Problems: doc.Problems, ProblemsOmitted: doc.ProblemsOmitted,
 				Report: analysis.Report{AppID: doc.Report.AppID, AttemptID: doc.Report.AttemptID}}
+			held[i] = false
+			Analyses.end()
 		}
 		return r
 	}
-	inorder.Each(len(logs), workers, len(logs), read, use)
+	inorder.Each(len(logs), workers, len(logs), read, func(i int, r Result) bool {
+		keep := use(i, r)
+		if held[i] {
+			held[i] = false
+			Analyses.end()
+		}
+		return keep
+	})
+	for i := range held { // read, and dropped once use said stop
+		if held[i] {
+			Analyses.end()
+		}
+	}
 }
 
 type noProgress struct{}
