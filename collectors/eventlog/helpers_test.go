@@ -94,7 +94,7 @@ func waitFor(t testing.TB, d time.Duration, what string, cond func() bool) {
 
 func waitReady(t testing.TB, w *Watcher) {
 	t.Helper()
-	waitFor(t, 20*time.Second, "watcher ready", func() bool { return w.Ready() == nil })
+	waitFor(t, 2*time.Minute, "watcher ready", func() bool { return w.Ready() == nil })
 }
 
 // gather runs one scrape of w through the exporter's registry path (the
