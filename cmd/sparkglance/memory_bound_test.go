@@ -13,16 +13,13 @@ import (
 )
 
 // A directory run holds at once only the analyses of the logs it reads at
-// once: with --parallel N, analyze --json and report never hold more than N
-// whole documents (appdoc.Analyses counts them: a worker's, from the start
-// of its log until its page or JSON is made), however many small logs
-// finish while a long one ahead of them is read, and none once done.
-// Counted, not measured in bytes of RSS, which the collector's timing
-// blurs.
-//
-// backfill is not held to it: it keeps every finished application's
-// report until all are read (its file groups each family's samples of
-// every application), and its documents wait whole for their turn.
+// once: with --parallel N, analyze --json, report and backfill never hold
+// more than N whole documents (appdoc.Analyses counts them: a worker's,
+// from the start of its log until its page, JSON or backfill samples are
+// made), however many small logs finish while a long one ahead of them is
+// read, and none once done. Counted, not measured in bytes of RSS, which
+// the collector's timing blurs. backfill keeps no report once its samples
+// are rendered: they wait in a temporary file until every log is read.
 func TestDirectoryRunHoldsOnlyTheLogsInFlight(t *testing.T) {
 	dir := t.TempDir()
 	// The first log in the directory's order is a long one, so that the
@@ -53,6 +50,7 @@ func TestDirectoryRunHoldsOnlyTheLogsInFlight(t *testing.T) {
 	}{
 		{"analyze", []string{"--json"}},
 		{"report", []string{"-o", filepath.Join(out, "report")}},
+		{"backfill", []string{"--include-unfinished", "-o", filepath.Join(out, "backfill.om")}},
 	} {
 		for _, n := range []int{1, 2, 4} {
 			if alive := appdoc.Analyses.Alive(); alive != 0 {

@@ -7,9 +7,9 @@ import "sync/atomic"
 // log until Prepare has made its output of the document (the rest waits
 // for its turn without it) or, for a document Prepare does not take (no
 // Prepare, no event, an error), until use has had it. What the caller keeps
-// after use (analyze's text output and compare keep every document,
-// backfill every finished application's report) is not counted, nor a
-// document Prepare hands on whole (analyze --json's one big log).
+// after use (analyze's text output and compare keep every document) is
+// not counted, nor a document Prepare hands on whole (analyze --json's one
+// big log).
 //
 // A directory run's memory is bounded by the logs in flight only if this
 // never exceeds the logs read at once: TestDirectoryRunHoldsOnlyTheLogsInFlight

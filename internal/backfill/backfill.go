@@ -18,6 +18,7 @@ package backfill
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -69,11 +70,11 @@ type Summary struct {
 // ApplicationEnd when Options.IncludeUnfinished is off.
 const SkippedUnfinished = "application not finished (no ApplicationEnd); --include-unfinished writes it up to its last event"
 
-// app is one application attempt read to its end.
+// app is one application attempt read to its end, as its samples are
+// rendered from it.
 type app struct {
-	log    string
 	user   string
-	report analysis.Report
+	report *analysis.Report
 }
 
 // Write is WriteContext without an interruption.
@@ -86,26 +87,47 @@ func Write(w io.Writer, paths []string, opt Options) (Summary, error) {
 // appdoc.ReadLogs) and writes the finished applications' series to w.
 // Unfinished logs are left out and listed in the summary unless
 // opt.IncludeUnfinished; a path that cannot be listed or read is an error
-// naming it. When ctx ends, reading stops, nothing is written and the
+// naming it. When ctx ends, reading stops, nothing more is written (w holds
+// nothing, or a part of the file if every log was read already) and the
 // error wraps ctx.Err().
+//
+// The file groups each family's samples of every application, so no
+// application can be written before every log is read. Its samples wait
+// in a temporary file instead of its report in memory: the worker that
+// read a log renders them, family by family, into that file, and memory
+// keeps where each family's chunk is. Once every log is read, the file is
+// assembled family by family from the chunks, so what a run holds at once
+// is bounded by the logs in flight, however many logs it reads.
 func WriteContext(ctx context.Context, w io.Writer, paths []string, opt Options) (Summary, error) {
 	cfg := opt.Analysis
 	cfg.StageBorders = false
 	if cfg.Interval <= 0 {
 		return Summary{}, fmt.Errorf("backfill: interval %v must be positive", cfg.Interval)
 	}
+	sp, err := newSpool()
+	if err != nil {
+		return Summary{}, fmt.Errorf("backfill: %w", err)
+	}
+	defer sp.close()
 	var sum Summary
-	latest := map[string]*app{} // by application id: the attempt that started last
+	type written struct {
+		log string
+		*rendered
+	}
+	latest := map[string]written{} // by application id: the attempt that started last
 	for _, p := range paths {
 		logs, err := sparklog.DiscoverGiven(p)
 		if err != nil {
 			return sum, fmt.Errorf("backfill: %s: %w", p, err)
 		}
-		// A log's problems wait with its document so that they reach
-		// opt.Problem in the order of the logs, as a sequential read gives
-		// them.
+		// A log's problems wait with what was rendered of it so that they
+		// reach opt.Problem in the order of the logs, as a sequential read
+		// gives them.
 		var failed error
-		appdoc.ReadLogs(ctx, logs, appdoc.ReadOptions{Analysis: cfg, Parallel: opt.Parallel}, func(i int, r appdoc.Result) bool {
+		ropt := appdoc.ReadOptions{Analysis: cfg, Parallel: opt.Parallel, Prepare: func(doc appdoc.Doc) (any, error) {
+			return sp.render(doc, opt.IncludeUnfinished)
+		}}
+		appdoc.ReadLogs(ctx, logs, ropt, func(i int, r appdoc.Result) bool {
 			l, doc := logs[i], r.Doc
 			if r.Interrupted {
 				failed = fmt.Errorf("backfill: interrupted while reading %s: %w", l.Path, ctx.Err())
@@ -130,45 +152,64 @@ func WriteContext(ctx context.Context, w io.Writer, paths []string, opt Options)
 				failed = fmt.Errorf("backfill: %w", r.Err) // r.Err names the log
 				return false
 			}
-			a := &app{log: l.Path, user: doc.User, report: doc.Report}
-			switch {
-			case !started:
+			if r.PrepareErr != nil {
+				failed = fmt.Errorf("backfill: %s: %w", l.Path, r.PrepareErr)
+				return false
+			}
+			if !started {
 				sum.Skipped = append(sum.Skipped, l.Path+": no application in the log")
 				return true
-			case a.report.Live && !opt.IncludeUnfinished:
+			}
+			a := r.Prepared.(*rendered) // a log with an ApplicationStart has events: Prepare had it
+			if a.live && !opt.IncludeUnfinished {
 				sum.Skipped = append(sum.Skipped, l.Path+": "+SkippedUnfinished)
 				return true
 			}
-			if a.report.Live {
+			if a.live {
 				sum.Unfinished++
 			}
-			id := cmp.Or(a.report.AppID, "name:"+a.report.AppName)
-			if cur := latest[id]; cur != nil {
-				if cur.report.Start > a.report.Start {
+			id := a.id()
+			if cur, ok := latest[id]; ok {
+				if cur.start > a.start {
 					sum.Skipped = append(sum.Skipped, l.Path+": an attempt of "+id+" that started later is written instead")
 					return true
 				}
 				sum.Skipped = append(sum.Skipped, cur.log+": an attempt of "+id+" that started later is written instead")
 			}
-			latest[id] = a
+			latest[id] = written{l.Path, a}
 			return true
 		})
 		if failed != nil {
 			return sum, failed
 		}
 	}
-	apps := make([]*app, 0, len(latest))
-	for _, a := range latest {
-		apps = append(apps, a)
+	if testAssembling != nil {
+		testAssembling()
 	}
-	slices.SortFunc(apps, func(a, b *app) int { return strings.Compare(a.report.AppID, b.report.AppID) })
+	apps := make([]*rendered, 0, len(latest))
+	for _, a := range latest {
+		apps = append(apps, a.rendered)
+	}
+	// By application id; applications without one (very old Spark), by
+	// name.
+	slices.SortFunc(apps, func(a, b *rendered) int {
+		return cmp.Or(strings.Compare(a.appID, b.appID), strings.Compare(a.id(), b.id()))
+	})
 
 	bw := bufio.NewWriterSize(w, 1<<16)
-	for _, f := range families {
-		writeHeader(bw, f.m)
-		for _, a := range apps {
-			sum.Samples += writeFamily(bw, f, a)
+	for f := range families {
+		if err := ctx.Err(); err != nil {
+			return sum, fmt.Errorf("backfill: interrupted while writing: %w", err)
 		}
+		writeHeader(bw, families[f].m)
+		for _, a := range apps {
+			if err := sp.copyTo(bw, a.chunks[f]); err != nil {
+				return sum, fmt.Errorf("backfill: %w", err)
+			}
+		}
+	}
+	for _, a := range apps {
+		sum.Samples += a.samples
 	}
 	bw.WriteString("# EOF\n")
 	sum.Apps = len(apps)
@@ -196,7 +237,7 @@ type family struct {
 // families are the families written, in file order.
 var families = []family{
 	{sm.AppInfo, func(s *sampler, a *app, ivs []analysis.Interval) {
-		r := &a.report
+		r := a.report
 		labels := []string{"spark_version", r.SparkVersion, "user", a.user, "attempt_id", r.AttemptID}
 		s.at(ivs[0].Start, 1, labels...)
 		for _, iv := range ivs {
@@ -243,8 +284,8 @@ var families = []family{
 
 // writeFamily writes one application's samples of a family and returns
 // how many.
-func writeFamily(w *bufio.Writer, f family, a *app) int {
-	r := &a.report
+func writeFamily(w *bytes.Buffer, f family, a *app) int {
+	r := a.report
 	if len(r.Intervals) == 0 {
 		return 0
 	}
@@ -256,7 +297,7 @@ func writeFamily(w *bufio.Writer, f family, a *app) int {
 // writeStageActive writes each stage attempt's lane: 1 from its
 // submission and at every interval end while it runs, 0 at its end.
 func writeStageActive(s *sampler, a *app, ivs []analysis.Interval) {
-	r := &a.report
+	r := a.report
 	stages := slices.Clone(r.Stages)
 	slices.SortFunc(stages, func(x, y analysis.Stage) int {
 		return cmp.Or(cmp.Compare(x.StageID, y.StageID), cmp.Compare(x.AttemptID, y.AttemptID))
@@ -331,7 +372,7 @@ func categoryValue(iv *analysis.Interval, c sm.Category) float64 {
 
 // sampler writes the sample lines of one family.
 type sampler struct {
-	w    *bufio.Writer
+	w    *bytes.Buffer
 	name string
 	base []string // label name, value, … common to the family's series
 	n    int
