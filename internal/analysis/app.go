@@ -36,8 +36,13 @@ type App struct {
 	execIDs   []string          // by index
 	slots     chunked[execSlot] // by index
 	lifetimes []lifetime
-	openCores int  // Σ cores of the open lifetimes, kept as they open and close
-	driverAdd bool // an ExecutorAdded for "driver" was seen (local mode, Spark 2.4+)
+	openCores int // Σ cores of the open lifetimes, kept as they open and close
+	// executorsVisited counts the executors looked at by walks over every
+	// executor (slots or lifetimes) on the calling goroutine, so that
+	// tests can check an event costs no such walk (issue 24.11: summing
+	// every open executor at every event made the analysis quadratic).
+	executorsVisited int64
+	driverAdd        bool // an ExecutorAdded for "driver" was seen (local mode, Spark 2.4+)
 
 	stages   map[stageKey]*stage
 	attempts map[int][]int // stage id → its attempt ids in stages
