@@ -29,11 +29,11 @@ func TestOpenCoresFollowExecutors(t *testing.T) {
 		want := 0
 		for i := range int32(a.slots.len()) {
 			if s := a.slots.at(i); s.openLife >= 0 {
-				want += a.lifetimes[s.openLife].cores
+				want += a.lifetimes.at(s.openLife).cores
 			}
 		}
 		open := 0
-		for _, l := range a.lifetimes {
+		for l := range a.lifetimes.values() {
 			if l.open {
 				open += l.cores
 			}

@@ -210,9 +210,9 @@ func (a *App) coreLives(start, end int64) []lifetime {
 	if a.cfg.CPUs > 0 {
 		return []lifetime{{exec: "cpus", cores: a.cfg.CPUs, from: start, to: end}}
 	}
-	lives := make([]lifetime, 0, len(a.lifetimes)+1)
-	a.executorsVisited += int64(len(a.lifetimes))
-	for _, l := range a.lifetimes {
+	lives := make([]lifetime, 0, a.lifetimes.len()+1)
+	a.executorsVisited += int64(a.lifetimes.len())
+	for l := range a.lifetimes.values() {
 		if l.from <= 0 || !a.plausible(l.from) { // no timestamp, or a broken clock: assume the application's start
 			l.from = start
 		}

@@ -336,9 +336,9 @@ func (a *App) whatIfShape(end int64) (peak, cores int, local bool) {
 		t     int64
 		delta int
 	}
-	changes := make([]change, 0, 2*len(a.lifetimes))
+	changes := make([]change, 0, 2*a.lifetimes.len())
 	coreCount := map[int]int{}
-	for _, l := range a.lifetimes {
+	for l := range a.lifetimes.values() {
 		if l.exec == "driver" || l.cores <= 0 {
 			continue
 		}
@@ -364,8 +364,8 @@ func (a *App) whatIfShape(end int64) (peak, cores int, local bool) {
 	if peak == 0 {
 		if c, _, ok := a.localDriver(); ok && c > 0 {
 			peak, cores, local = 1, c, true
-		} else if i, ok := a.execIndex.lookup("driver"); ok && a.slots.at(i).openLife >= 0 && a.lifetimes[a.slots.at(i).openLife].cores > 0 {
-			peak, cores, local = 1, a.lifetimes[a.slots.at(i).openLife].cores, true
+		} else if i, ok := a.execIndex.lookup("driver"); ok && a.slots.at(i).openLife >= 0 && a.lifetimes.at(a.slots.at(i).openLife).cores > 0 {
+			peak, cores, local = 1, a.lifetimes.at(a.slots.at(i).openLife).cores, true
 		}
 	}
 	if a.cfg.CPUs > 0 {
@@ -403,8 +403,8 @@ func (a *App) executorTimeline(lastEnd int64, excluded []wiExclusion) []wiStep {
 		t            int64
 		slots, cores int
 	}
-	changes := make([]change, 0, 2*len(a.lifetimes))
-	for _, l := range a.lifetimes {
+	changes := make([]change, 0, 2*a.lifetimes.len())
+	for l := range a.lifetimes.values() {
 		if l.exec == "driver" || l.cores <= 0 {
 			continue
 		}
