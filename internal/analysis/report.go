@@ -397,7 +397,7 @@ func maxCores(r *Report) int {
 		t     int64
 		cores int
 	}
-	var steps []step
+	steps := make([]step, 0, 2*len(r.Executors))
 	for _, e := range r.Executors {
 		if e.ID == "driver" || e.TotalCores <= 0 {
 			continue
