@@ -274,8 +274,8 @@ func writeTextResult(w io.Writer, r appdoc.Doc) error {
 // heap has the collector run back to back (half the CPU, by its own cap),
 // so the limit follows the live heap (followLiveHeap): never below the
 // budget (plus the window), and the window plus half as much again as the
-// rest of the heap kept live, so that the collector's work stays in
-// proportion to what is allocated. (The window is live heap that does not
+// rest of the heap kept live (more beyond 256 MiB: memoryLimitFor), so
+// that the collector's work stays in proportion to what is allocated. (The window is live heap that does not
 // grow: counting it half again too put nds_q88 at 212 MB instead of 184.)
 const (
 	readBudget = 32 << 20
@@ -345,12 +345,21 @@ func followLiveHeap(budget, window int64) (stop func()) {
 type gcTick struct{ _ [16]byte }
 
 // memoryLimitFor is the soft limit with live bytes kept live, window of
-// them the zstd decoder's: the budget, or half as much again as the rest
-// when that is more, plus the window.
+// them the zstd decoder's: the budget, or the rest plus its headroom when
+// that is more, plus the window. The headroom is half the rest up to
+// 256 MiB, then the rest less 128 MiB: the collector marks the whole live
+// heap each time the headroom has been allocated, and a million
+// executors keep over 1 GB live (27 collections instead of 31 for their
+// `analyze --json`, the last ones the costly ones, at the same peak RSS:
+// docs/performance.md, "Many executors").
 func memoryLimitFor(budget, window, live int64) int64 {
 	rest := max(live-window, 0)
-	return window + max(budget, rest+rest/2)
+	return window + max(budget, rest+max(rest/2, rest-bigHeadroomFrom/2))
 }
+
+// bigHeadroomFrom is the live heap from which the headroom grows faster
+// than half of it.
+const bigHeadroomFrom = 256 << 20
 
 // zstdWindowOf reads the window the first frame of a zstd file declares; 0
 // when the file cannot be read (reading it reports why).

@@ -93,4 +93,15 @@ func TestMemoryLimitFollowsLiveHeap(t *testing.T) {
 	if got := memoryLimitFor(readBudget, 128<<20, 228<<20); got != 128<<20+150<<20 {
 		t.Errorf("limit %d MiB with a 128 MiB window and 100 MiB more live, want %d MiB", got>>20, (128<<20+150<<20)>>20)
 	}
+	// A big live heap gets more headroom: half as much again up to
+	// 256 MiB live, then towards twice the live heap.
+	for _, c := range []struct{ live, want int64 }{
+		{256 << 20, 384 << 20},
+		{512 << 20, 896 << 20},
+		{1536 << 20, 2944 << 20},
+	} {
+		if got := memoryLimitFor(readBudget, 0, c.live); got != c.want {
+			t.Errorf("limit %d MiB with %d MiB live, want %d MiB", got>>20, c.live>>20, c.want>>20)
+		}
+	}
 }

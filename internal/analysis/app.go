@@ -35,9 +35,14 @@ type App struct {
 	execIndex execIndex         // executor id → its index
 	execIDs   []string          // by index
 	slots     chunked[execSlot] // by index
-	lifetimes []lifetime
-	openCores int  // Σ cores of the open lifetimes, kept as they open and close
-	driverAdd bool // an ExecutorAdded for "driver" was seen (local mode, Spark 2.4+)
+	lifetimes chunked[lifetime] // in chunks: a million executors would copy a growing slice
+	openCores int               // Σ cores of the open lifetimes, kept as they open and close
+	// executorsVisited counts the executors looked at by walks over every
+	// executor (slots or lifetimes) on the calling goroutine, so that
+	// tests can check an event costs no such walk (issue 24.11: summing
+	// every open executor at every event made the analysis quadratic).
+	executorsVisited int64
+	driverAdd        bool // an ExecutorAdded for "driver" was seen (local mode, Spark 2.4+)
 
 	stages   map[stageKey]*stage
 	attempts map[int][]int // stage id → its attempt ids in stages

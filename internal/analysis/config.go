@@ -53,6 +53,10 @@ type Config struct {
 	// Cost prices the allocated core and memory time; CoreHour 0 turns
 	// cost off (Report.Cost nil).
 	Cost CostModel
+	// NoExecutorTaskSums leaves Report.ExecutorTaskSums nil: only the
+	// live exporter reads them, and a million executors make them a map
+	// of 170 MB built for every report.
+	NoExecutorTaskSums bool
 }
 
 // Thresholds holds every finding's trigger. DefaultThresholds is the one

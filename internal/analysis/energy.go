@@ -191,7 +191,7 @@ func (a *App) executorEnergy(r *Report, m EnergyModel) []ExecutorEnergy {
 		id string
 		at int
 	}
-	var ids []entry
+	ids := make([]entry, 0, len(per))
 	for i := range per {
 		if !per[i].used {
 			continue

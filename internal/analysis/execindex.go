@@ -1,5 +1,7 @@
 package analysis
 
+import "iter"
+
 // execIndex finds an executor id's dense index. Spark numbers executors
 // 1, 2, 3…: such ids are found in a slice by their number, without
 // hashing a string; others ("driver", names, numbers far beyond the count
@@ -75,6 +77,19 @@ func (c *chunked[T]) len() int { return c.n }
 // at is element i; the pointer is valid until the next add.
 func (c *chunked[T]) at(i int32) *T {
 	return &c.chunks[i>>chunkBits][i&(chunkLen-1)]
+}
+
+// values yields the elements in order, by value.
+func (c *chunked[T]) values() iter.Seq[T] {
+	return func(yield func(T) bool) {
+		for _, ch := range c.chunks {
+			for _, v := range ch {
+				if !yield(v) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // add appends v and returns its index.

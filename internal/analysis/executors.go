@@ -89,9 +89,9 @@ func (a *App) executorAdded(e *sparkevent.ExecutorAdded) {
 	if s.openLife >= 0 { // re-registration: close the old life
 		a.closeLife(s.openLife, e.Timestamp)
 	}
-	s.openLife = int32(len(a.lifetimes))
+	s.openLife = int32(a.lifetimes.len())
 	a.openCores += cores
-	a.lifetimes = append(a.lifetimes, lifetime{exec: e.ExecutorID, host: e.Host, cores: cores, from: e.Timestamp, open: true})
+	a.lifetimes.add(lifetime{exec: e.ExecutorID, host: e.Host, cores: cores, from: e.Timestamp, open: true})
 }
 
 func (a *App) executorRemoved(e *sparkevent.ExecutorRemoved) {
@@ -112,8 +112,9 @@ func (a *App) executorRemoved(e *sparkevent.ExecutorRemoved) {
 
 // closeLife ends lifetime i at t and takes its cores off the open sum.
 func (a *App) closeLife(i int32, t int64) {
-	a.lifetimes[i].to, a.lifetimes[i].open = t, false
-	a.openCores -= a.lifetimes[i].cores
+	l := a.lifetimes.at(i)
+	l.to, l.open = t, false
+	a.openCores -= l.cores
 }
 
 func (a *App) blockManagerAdded(e *sparkevent.BlockManagerAdded) {

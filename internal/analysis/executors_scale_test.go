@@ -29,11 +29,11 @@ func TestOpenCoresFollowExecutors(t *testing.T) {
 		want := 0
 		for i := range int32(a.slots.len()) {
 			if s := a.slots.at(i); s.openLife >= 0 {
-				want += a.lifetimes[s.openLife].cores
+				want += a.lifetimes.at(s.openLife).cores
 			}
 		}
 		open := 0
-		for _, l := range a.lifetimes {
+		for l := range a.lifetimes.values() {
 			if l.open {
 				open += l.cores
 			}
@@ -179,6 +179,40 @@ func TestAllocationsPerExecutor(t *testing.T) {
 		t.Logf("%d executors: %.2f allocations per executor to add, %.2f to report", n, add/float64(n), report/float64(n))
 		if add/float64(n) > 0.5 || report/float64(n) > 0.5 {
 			t.Errorf("%d executors: %.2f allocations per executor to add, %.2f to report; want at most 0.5 each", n, add/float64(n), report/float64(n))
+		}
+	}
+}
+
+// The work per event, counted (issue 24.11): no event walks every
+// executor. Feeding the events of n single-task executors, half of them
+// removed and re-added, looks at no executor table as a whole; the report
+// walks each table a few times. Summing the open executors' cores at every
+// event, as availableCoresNow did, looks at n²/2 executors here.
+func TestNoEventWalksTheExecutors(t *testing.T) {
+	for _, n := range []int{2_000, 20_000} {
+		a := New(DefaultConfig())
+		var last int64
+		generateManyExecutors(n, func(e sparkevent.Event) {
+			a.Add(e)
+			if ea, ok := e.(*sparkevent.ExecutorAdded); ok {
+				last = ea.Timestamp
+			}
+			if te, ok := e.(*sparkevent.TaskEnd); ok && te.Task.TaskID%2 == 0 { // churn: removed, then back with two cores
+				id := te.Task.ExecutorID
+				a.Add(&sparkevent.ExecutorRemoved{Timestamp: te.Task.FinishTime, ExecutorID: id})
+				a.Add(&sparkevent.ExecutorAdded{Timestamp: te.Task.FinishTime, ExecutorID: id, Host: "h", TotalCores: 2})
+			}
+		})
+		if last == 0 {
+			t.Fatal("no executor was added")
+		}
+		if a.executorsVisited != 0 {
+			t.Errorf("%d executors: the events looked at %d executors in walks over all of them, want none", n, a.executorsVisited)
+		}
+		before := a.executorsVisited
+		_ = a.Report()
+		if got := a.executorsVisited - before; got > 32*int64(n) { // a few walks of each table (lifetimes: 1.5 n here)
+			t.Errorf("%d executors: the report looked at %d executors in walks, want at most %d", n, got, 32*n)
 		}
 	}
 }

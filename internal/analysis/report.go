@@ -42,7 +42,8 @@ type Report struct {
 	Stages           []Stage    `json:"stages"`
 	Executors        []Executor `json:"executors"`
 	// ExecutorTaskSums are the tasks on the timeline summed by executor id
-	// (TaskSums); not in the JSON, which keeps Spark's executor summaries.
+	// (TaskSums); not in the JSON, which keeps Spark's executor summaries;
+	// nil with Config.NoExecutorTaskSums.
 	ExecutorTaskSums map[string]TaskSums `json:"-"`
 	Findings         []Finding           `json:"findings"`
 	// SQL lists the SQL executions with their operators' metrics.
@@ -164,7 +165,9 @@ func (a *App) ReportContext(ctx context.Context) (Report, error) {
 	}
 	if ctx.Err() == nil {
 		r.Executors = a.reportExecutors(max(end-a.start, 0)) // an end before the start (broken clock) is no negative run time
-		r.ExecutorTaskSums = a.reportExecutorTaskSums()
+		if !a.cfg.NoExecutorTaskSums {
+			r.ExecutorTaskSums = a.reportExecutorTaskSums()
+		}
 	}
 	side.Wait()
 	if err := ctx.Err(); err != nil {
@@ -207,8 +210,9 @@ func (a *App) coreLives(start, end int64) []lifetime {
 	if a.cfg.CPUs > 0 {
 		return []lifetime{{exec: "cpus", cores: a.cfg.CPUs, from: start, to: end}}
 	}
-	lives := make([]lifetime, 0, len(a.lifetimes)+1)
-	for _, l := range a.lifetimes {
+	lives := make([]lifetime, 0, a.lifetimes.len()+1)
+	a.executorsVisited += int64(a.lifetimes.len())
+	for l := range a.lifetimes.values() {
 		if l.from <= 0 || !a.plausible(l.from) { // no timestamp, or a broken clock: assume the application's start
 			l.from = start
 		}
@@ -303,6 +307,15 @@ func addAvailability(ivs []Interval, lives []lifetime) {
 // parsing each id once instead of at every comparison (a million
 // executors make twenty million comparisons).
 func sortByExecID[T any](xs []T, id func(*T) string) {
+	// Rows made in executor-index order are mostly in order already (Spark
+	// numbers its executors as it adds them): then nothing is copied.
+	inOrder := true
+	for i := 1; i < len(xs) && inOrder; i++ {
+		inOrder = compareExecIDs(id(&xs[i-1]), id(&xs[i])) < 0
+	}
+	if inOrder {
+		return
+	}
 	// The keys are sorted with each element's index rather than with the
 	// element: the sort moves only the small keys (a per-executor row is
 	// large), and makes the same moves, so equal ids keep the same order.
@@ -359,6 +372,7 @@ func compareExecIDs(x, y string) int {
 }
 
 func (a *App) reportExecutors(appDuration int64) []Executor {
+	a.executorsVisited += 2 * int64(a.slots.len())
 	n := 0
 	for i := range int32(a.slots.len()) {
 		if a.slots.at(i).known {
@@ -383,7 +397,7 @@ func maxCores(r *Report) int {
 		t     int64
 		cores int
 	}
-	var steps []step
+	steps := make([]step, 0, 2*len(r.Executors))
 	for _, e := range r.Executors {
 		if e.ID == "driver" || e.TotalCores <= 0 {
 			continue

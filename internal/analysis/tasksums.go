@@ -98,6 +98,7 @@ func (a *App) addExecutorTask(exec int32, s *TaskSums) {
 // reportExecutorTaskSums copies the per-executor sums for a report: every
 // executor id with a task on the timeline.
 func (a *App) reportExecutorTaskSums() map[string]TaskSums {
+	a.executorsVisited += 2 * int64(a.slots.len())
 	n := 0
 	for i := range int32(a.slots.len()) {
 		if a.slots.at(i).hasSums {

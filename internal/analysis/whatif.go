@@ -223,21 +223,25 @@ func (a *App) replayWhatIf(ctx context.Context, r *Report) *WhatIf {
 	}
 	// The driver's time after the last stage is kept as it was.
 	tail := max(r.End-g.lastEnd, 0)
-	replay := func(execs int) int64 {
+	// Each goroutine scales the timeline into its own buffer: a million
+	// executors make it 24 MB, and twenty-odd replays.
+	replay := func(execs int, scaled *[]wiStep) int64 {
 		var caps map[int32][]wiStep
 		if allowed != nil {
 			caps = make(map[int32][]wiStep, len(allowed))
 			for i, steps := range allowed {
-				caps[i] = scaleTimeline(steps, execs, peak)
+				caps[i] = scaleTimeline(nil, steps, execs, peak)
 			}
 		}
-		end, _ := g.simulate(scaleTimeline(alive, execs, peak), caps, r.Start)
+		*scaled = scaleTimeline((*scaled)[:0], alive, execs, peak)
+		end, _ := g.simulate(*scaled, caps, r.Start)
 		return end
 	}
+	var scaled, scaledAhead []wiStep
 	wall := func(execs int) int64 {
 		end, ok := c.ends[execs]
 		if !ok {
-			end = replay(execs)
+			end = replay(execs, &scaled)
 			c.ends[execs] = end
 		}
 		return max(end-r.Start, 0) + tail
@@ -277,7 +281,7 @@ func (a *App) replayWhatIf(ctx context.Context, r *Report) *WhatIf {
 			if ctx.Err() != nil {
 				return
 			}
-			aheadEnds[i] = replay(n)
+			aheadEnds[i] = replay(n, &scaledAhead)
 		}
 	}()
 	predict := func(n int) Prediction {
@@ -332,9 +336,9 @@ func (a *App) whatIfShape(end int64) (peak, cores int, local bool) {
 		t     int64
 		delta int
 	}
-	var changes []change
+	changes := make([]change, 0, 2*a.lifetimes.len())
 	coreCount := map[int]int{}
-	for _, l := range a.lifetimes {
+	for l := range a.lifetimes.values() {
 		if l.exec == "driver" || l.cores <= 0 {
 			continue
 		}
@@ -360,8 +364,8 @@ func (a *App) whatIfShape(end int64) (peak, cores int, local bool) {
 	if peak == 0 {
 		if c, _, ok := a.localDriver(); ok && c > 0 {
 			peak, cores, local = 1, c, true
-		} else if i, ok := a.execIndex.lookup("driver"); ok && a.slots.at(i).openLife >= 0 && a.lifetimes[a.slots.at(i).openLife].cores > 0 {
-			peak, cores, local = 1, a.lifetimes[a.slots.at(i).openLife].cores, true
+		} else if i, ok := a.execIndex.lookup("driver"); ok && a.slots.at(i).openLife >= 0 && a.lifetimes.at(a.slots.at(i).openLife).cores > 0 {
+			peak, cores, local = 1, a.lifetimes.at(a.slots.at(i).openLife).cores, true
 		}
 	}
 	if a.cfg.CPUs > 0 {
@@ -399,8 +403,8 @@ func (a *App) executorTimeline(lastEnd int64, excluded []wiExclusion) []wiStep {
 		t            int64
 		slots, cores int
 	}
-	var changes []change
-	for _, l := range a.lifetimes {
+	changes := make([]change, 0, 2*a.lifetimes.len())
+	for l := range a.lifetimes.values() {
 		if l.exec == "driver" || l.cores <= 0 {
 			continue
 		}
@@ -423,7 +427,8 @@ func (a *App) executorTimeline(lastEnd int64, excluded []wiExclusion) []wiStep {
 		}
 	}
 	slices.SortFunc(changes, func(x, y change) int { return cmp.Compare(x.t, y.t) })
-	steps := []wiStep{{t: math.MinInt64}}
+	steps := make([]wiStep, 1, len(changes)+1)
+	steps[0] = wiStep{t: math.MinInt64}
 	for _, c := range changes {
 		last := steps[len(steps)-1]
 		if c.t != last.t {
@@ -447,17 +452,19 @@ func (a *App) executorTimeline(lastEnd int64, excluded []wiExclusion) []wiStep {
 
 // scaleTimeline is the timeline with execs executors at today's peak:
 // every step's slots × execs / peak, rounded, at least one slot where
-// any executor was alive.
-func scaleTimeline(alive []wiStep, execs, peak int) []wiStep {
-	out := make([]wiStep, len(alive))
-	for i, s := range alive {
+// any executor was alive; appended to dst.
+func scaleTimeline(dst, alive []wiStep, execs, peak int) []wiStep {
+	if dst == nil {
+		dst = make([]wiStep, 0, len(alive)) // never nil: nil is the unlimited replay
+	}
+	for _, s := range alive {
 		n := (s.slots*execs + peak/2) / peak
 		if s.slots > 0 {
 			n = max(n, 1)
 		}
-		out[i] = wiStep{t: s.t, slots: n}
+		dst = append(dst, wiStep{t: s.t, slots: n})
 	}
-	return out
+	return dst
 }
 
 // coreMs is the timeline's core-milliseconds from start to end.

@@ -251,7 +251,7 @@ func (a *App) noteNoSlots(t int64) {
 	if d.noSlotAt > 0 && t > d.noSlotAt && a.availableCoresNow() == 0 {
 		d.noSlotMs += t - d.noSlotAt
 	}
-	if len(a.lifetimes) > 0 { // counted from the first executor on
+	if a.lifetimes.len() > 0 { // counted from the first executor on
 		d.noSlotAt = max(d.noSlotAt, t)
 	}
 }

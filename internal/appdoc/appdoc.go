@@ -43,6 +43,7 @@ type Doc struct {
 // engine. progress, if not nil, gets the reader's progress reports. When ctx
 // ends, reading stops and Read returns an error wrapping ctx.Err().
 func Read(ctx context.Context, l sparklog.Log, cfg analysis.Config, progress func(sparklog.Progress)) (Doc, error) {
+	cfg.NoExecutorTaskSums = true // the document does not carry them
 	app := analysis.New(cfg)
 	doc := Doc{Log: l.Path, Problems: []sparklog.Problem{}}
 	var seen int

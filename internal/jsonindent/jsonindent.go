@@ -27,6 +27,7 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Append appends to dst what json.MarshalIndent(v, prefix, indent)
@@ -334,6 +335,62 @@ type field struct {
 	index     []int
 	omitEmpty bool
 	enc       encodeFunc
+	// A number, boolean or string field (of a type without methods of
+	// its own) is read at its offset in an addressable struct, without
+	// reflection: the rows of a million executors are mostly such.
+	offset uintptr
+	scalar func(e *encoder, p unsafe.Pointer)
+	empty  func(p unsafe.Pointer) bool // omitempty's test of the scalar
+}
+
+// scalarOf is the direct writer and emptiness test of a field of type t,
+// or nil for anything but plain numbers, booleans and strings.
+func scalarOf(t reflect.Type) (write func(e *encoder, p unsafe.Pointer), empty func(p unsafe.Pointer) bool) {
+	if custom(t) || t == numberType {
+		return nil, nil
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return func(e *encoder, p unsafe.Pointer) { e.b = strconv.AppendBool(e.b, *(*bool)(p)) },
+			func(p unsafe.Pointer) bool { return !*(*bool)(p) }
+	case reflect.Int:
+		return func(e *encoder, p unsafe.Pointer) { e.b = strconv.AppendInt(e.b, int64(*(*int)(p)), 10) },
+			func(p unsafe.Pointer) bool { return *(*int)(p) == 0 }
+	case reflect.Int8:
+		return func(e *encoder, p unsafe.Pointer) { e.b = strconv.AppendInt(e.b, int64(*(*int8)(p)), 10) },
+			func(p unsafe.Pointer) bool { return *(*int8)(p) == 0 }
+	case reflect.Int16:
+		return func(e *encoder, p unsafe.Pointer) { e.b = strconv.AppendInt(e.b, int64(*(*int16)(p)), 10) },
+			func(p unsafe.Pointer) bool { return *(*int16)(p) == 0 }
+	case reflect.Int32:
+		return func(e *encoder, p unsafe.Pointer) { e.b = strconv.AppendInt(e.b, int64(*(*int32)(p)), 10) },
+			func(p unsafe.Pointer) bool { return *(*int32)(p) == 0 }
+	case reflect.Int64:
+		return func(e *encoder, p unsafe.Pointer) { e.b = strconv.AppendInt(e.b, *(*int64)(p), 10) },
+			func(p unsafe.Pointer) bool { return *(*int64)(p) == 0 }
+	case reflect.Uint:
+		return func(e *encoder, p unsafe.Pointer) { e.b = strconv.AppendUint(e.b, uint64(*(*uint)(p)), 10) },
+			func(p unsafe.Pointer) bool { return *(*uint)(p) == 0 }
+	case reflect.Uint16:
+		return func(e *encoder, p unsafe.Pointer) { e.b = strconv.AppendUint(e.b, uint64(*(*uint16)(p)), 10) },
+			func(p unsafe.Pointer) bool { return *(*uint16)(p) == 0 }
+	case reflect.Uint32:
+		return func(e *encoder, p unsafe.Pointer) { e.b = strconv.AppendUint(e.b, uint64(*(*uint32)(p)), 10) },
+			func(p unsafe.Pointer) bool { return *(*uint32)(p) == 0 }
+	case reflect.Uint64:
+		return func(e *encoder, p unsafe.Pointer) { e.b = strconv.AppendUint(e.b, *(*uint64)(p), 10) },
+			func(p unsafe.Pointer) bool { return *(*uint64)(p) == 0 }
+	case reflect.Float32:
+		return func(e *encoder, p unsafe.Pointer) { e.float(float64(*(*float32)(p)), 32) },
+			func(p unsafe.Pointer) bool { return *(*float32)(p) == 0 }
+	case reflect.Float64:
+		return func(e *encoder, p unsafe.Pointer) { e.float(*(*float64)(p), 64) },
+			func(p unsafe.Pointer) bool { return *(*float64)(p) == 0 }
+	case reflect.String:
+		return func(e *encoder, p unsafe.Pointer) { e.string(*(*string)(p)) },
+			func(p unsafe.Pointer) bool { return len(*(*string)(p)) == 0 }
+	}
+	return nil, nil // uint8 and uintptr stay with reflection: rare in documents
 }
 
 // structEncoder writes t's fields, or hands t to encoding/json when its
@@ -352,9 +409,29 @@ func structEncoder(t reflect.Type) encodeFunc {
 	}
 	return func(e *encoder, v reflect.Value) {
 		written := false
+		var base unsafe.Pointer
+		if v.CanAddr() {
+			base = v.Addr().UnsafePointer()
+		}
 		e.depth++
 		for i := range fields {
 			f := &fields[i]
+			if base != nil && f.scalar != nil {
+				p := unsafe.Add(base, f.offset)
+				if f.omitEmpty && f.empty(p) {
+					continue
+				}
+				if written {
+					e.b = append(e.b, ',')
+				} else {
+					e.b = append(e.b, '{')
+				}
+				written = true
+				e.newline()
+				e.b = append(e.b, f.key...)
+				f.scalar(e, p)
+				continue
+			}
 			fv := v.Field(f.index[0])
 			for _, j := range f.index[1:] {
 				fv = fv.Field(j)
@@ -386,6 +463,11 @@ func structEncoder(t reflect.Type) encodeFunc {
 // fields in place); ok is false for what this package leaves to
 // encoding/json.
 func fieldsOf(t reflect.Type, index []int, seen map[reflect.Type]bool) (fields []field, ok bool) {
+	return fieldsAt(t, index, 0, seen)
+}
+
+// fieldsAt is fieldsOf for a struct at offset in the outermost one.
+func fieldsAt(t reflect.Type, index []int, offset uintptr, seen map[reflect.Type]bool) (fields []field, ok bool) {
 	if seen[t] {
 		return nil, false
 	}
@@ -401,7 +483,7 @@ func fieldsOf(t reflect.Type, index []int, seen map[reflect.Type]bool) (fields [
 			if hasTag || sf.Type.Kind() != reflect.Struct || custom(sf.Type) {
 				return nil, false
 			}
-			inner, ok := fieldsOf(sf.Type, at, seen)
+			inner, ok := fieldsAt(sf.Type, at, offset+sf.Offset, seen)
 			if !ok {
 				return nil, false
 			}
@@ -428,7 +510,9 @@ func fieldsOf(t reflect.Type, index []int, seen map[reflect.Type]bool) (fields [
 		if !plainName(name) {
 			return nil, false
 		}
-		fields = append(fields, field{key: `"` + name + `": `, index: at, omitEmpty: omitEmpty, enc: encoderOf(sf.Type)})
+		write, empty := scalarOf(sf.Type)
+		fields = append(fields, field{key: `"` + name + `": `, index: at, omitEmpty: omitEmpty, enc: encoderOf(sf.Type),
+			offset: offset + sf.Offset, scalar: write, empty: empty})
 	}
 	return fields, true
 }

@@ -235,3 +235,59 @@ func TestWriteStopsAtWriteError(t *testing.T) {
 		t.Fatalf("error %v after %d writes, want the writer's error after one", err, w.n)
 	}
 }
+
+// Numbers, booleans and strings are read at their offsets when the struct
+// is addressable (in a slice, behind a pointer, in an embedded struct):
+// every kind, plain and omitempty, zero and not, named types with and
+// without methods of their own, written as encoding/json writes them.
+func TestScalarFieldsAtOffsets(t *testing.T) {
+	type count int32
+	type Scalars struct {
+		B    bool    `json:"b"`
+		Bo   bool    `json:"bo,omitempty"`
+		I    int     `json:"i"`
+		Io   int     `json:"io,omitempty"`
+		I8   int8    `json:"i8,omitempty"`
+		I16  int16   `json:"i16"`
+		I32  int32   `json:"i32,omitempty"`
+		I64  int64   `json:"i64"`
+		U    uint    `json:"u,omitempty"`
+		U8   uint8   `json:"u8"`
+		U16  uint16  `json:"u16,omitempty"`
+		U32  uint32  `json:"u32"`
+		U64  uint64  `json:"u64,omitempty"`
+		UP   uintptr `json:"up"`
+		F32  float32 `json:"f32,omitempty"`
+		F64  float64 `json:"f64"`
+		F64o float64 `json:"f64o,omitempty"`
+		S    string  `json:"s"`
+		So   string  `json:"so,omitempty"`
+		C    count   `json:"c,omitempty"`
+		K    textKey `json:"k"`
+		N    json.Number
+	}
+	type outer struct {
+		X int `json:"x"`
+		Scalars
+		Tail Scalars `json:"tail"`
+	}
+	rng := rand.New(rand.NewSource(3))
+	rows := make([]outer, 0, 200)
+	for i := range 200 {
+		v, ok := quick.Value(reflect.TypeFor[outer](), rng)
+		if !ok {
+			t.Fatal("quick.Value")
+		}
+		o := v.Interface().(outer)
+		o.K, o.Tail.K = textKey(i%3), textKey(i%2)
+		o.N, o.Tail.N = "1", "2.5"
+		if i%3 == 0 { // zeros, and a negative zero that omitempty drops
+			o.Scalars = Scalars{F64o: math.Copysign(0, -1), N: "0"}
+		}
+		rows = append(rows, o)
+	}
+	same(t, rows, "  ", "  ")   // addressable elements
+	same(t, rows[0], "", "  ")  // not addressable: by reflection
+	same(t, &rows[1], "", "\t") // addressable through the pointer
+	same(t, map[string]outer{"a": rows[2], "b": rows[0]}, "", " ")
+}

@@ -16,6 +16,7 @@ const (
 type internTable struct {
 	seed maphash.Seed
 	sets [internSets][internWays]string
+	next [internSets]uint8 // the way a miss replaces next: the oldest
 }
 
 func newInternTable() *internTable {
@@ -29,15 +30,18 @@ func (t *internTable) get(b []byte) string {
 	if len(b) > internMaxLen {
 		return string(b)
 	}
-	set := &t.sets[maphash.Bytes(t.seed, b)&(internSets-1)]
+	h := maphash.Bytes(t.seed, b) & (internSets - 1)
+	set := &t.sets[h]
 	for _, s := range set {
 		if s == string(b) {
 			return s
 		}
 	}
-	// Miss: the newest entry goes first, the oldest is dropped.
+	// Miss: the oldest entry is replaced in place (shifting the others
+	// down moved three string headers through the collector's write
+	// barriers, at each of a million distinct executor ids).
 	s := string(b)
-	copy(set[1:], set[:internWays-1])
-	set[0] = s
+	set[t.next[h]] = s
+	t.next[h] = (t.next[h] + 1) % internWays
 	return s
 }
