@@ -50,6 +50,8 @@ type Options struct {
 	// too, up to their last event (a log whose driver died, or the
 	// Databricks logs that never carry one); otherwise they are skipped.
 	IncludeUnfinished bool
+	// Reading is appdoc.ReadOptions.Reading: told when each log is read.
+	Reading func(l sparklog.Log) (done func())
 }
 
 // Summary says what a backfill wrote and left out.
@@ -105,7 +107,7 @@ func WriteContext(ctx context.Context, w io.Writer, paths []string, opt Options)
 		// opt.Problem in the order of the logs, as a sequential read gives
 		// them.
 		var failed error
-		appdoc.ReadLogs(ctx, logs, appdoc.ReadOptions{Analysis: cfg, Parallel: opt.Parallel}, func(i int, r appdoc.Result) bool {
+		appdoc.ReadLogs(ctx, logs, appdoc.ReadOptions{Analysis: cfg, Parallel: opt.Parallel, Reading: opt.Reading}, func(i int, r appdoc.Result) bool {
 			l, doc := logs[i], r.Doc
 			if r.Interrupted {
 				failed = fmt.Errorf("backfill: interrupted while reading %s: %w", l.Path, ctx.Err())
