@@ -44,6 +44,9 @@ type analyzeCommand struct {
 	workload  eventlog.WorkloadFlags
 	out       io.Writer
 	errOut    io.Writer
+	// releaseMemory ends the memory limit of a directory run (limitDirMemory),
+	// which readAll leaves on for the writing that follows the reading.
+	releaseMemory []func()
 }
 
 func newAnalyzeCommand(cmd *kingpin.CmdClause) *analyzeCommand {
@@ -76,6 +79,7 @@ func newAnalysisFlags(cmd *kingpin.CmdClause) *analyzeCommand {
 const maxStderrProblems = 20
 
 func (c *analyzeCommand) run(ctx context.Context) error {
+	defer c.release()
 	if !*c.json {
 		docs, status, err := c.readAll(ctx, "analyze", nil)
 		if err != nil {
@@ -131,15 +135,23 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *appd
 		}
 		paths[i] = local
 	}
+	// The memory limit is one log's, or sized by the logs read at once
+	// (then kept on until the command is done: c.release).
 	stopLimit := func() {}
 	defer func() { stopLimit() }()
+	var reading func(sparklog.Log) func()
 	sum, err := appdoc.ReadAll(ctx, paths, appdoc.Options{
 		Analysis: cfg,
 		Parallel: parallel,
 		Sink:     sink,
 		Listed: func(logs []sparklog.Log) appdoc.Progress {
-			if len(logs) == 1 {
+			switch {
+			case len(logs) == 1:
 				stopLimit = limitReadMemory(logs[0])
+			case len(logs) > 1:
+				var stop func()
+				reading, stop = limitDirMemory()
+				c.releaseMemory = append(c.releaseMemory, stop)
 			}
 			if bar := newProgressBar(c.errOut, logs); bar != nil {
 				return bar
@@ -148,6 +160,12 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *appd
 		},
 		Warn:     func(msg string) { fmt.Fprintf(c.errOut, "sparkglance %s: %s\n", command, msg) },
 		Problems: func(doc appdoc.Doc, n int64) { c.reportProblems(command, doc, n) },
+		Reading: func(l sparklog.Log) func() {
+			if reading == nil {
+				return func() {}
+			}
+			return reading(l)
+		},
 	})
 	if err != nil {
 		return nil, nil, err
@@ -161,6 +179,15 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *appd
 		status = &statusError{status: exitPartial, err: fmt.Errorf("read with problems: %s read, %s in them, %s unreadable", human.Plural(sum.Apps, "application"), human.Plural(sum.Problems, "problem"), human.Plural(sum.Unreadable, "input"))}
 	}
 	return sum.Docs, status, nil
+}
+
+// release ends what readAll left on for the command's writing: the memory
+// limit of a directory run.
+func (c *analyzeCommand) release() {
+	for _, stop := range c.releaseMemory {
+		stop()
+	}
+	c.releaseMemory = nil
 }
 
 // config is the analysis configuration the flags give.
@@ -286,6 +313,15 @@ func limitReadMemory(l sparklog.Log) (stop func()) {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
 		return func() {}
 	}
+	window := bigWindowOf(l)
+	budget := readBudget + windowHeadroom(window)
+	debug.SetMemoryLimit(budget + window)
+	return followLiveHeap(budget, window)
+}
+
+// bigWindowOf is the biggest zstd window l's files declare when it is big
+// (bigWindow or more), else 0.
+func bigWindowOf(l sparklog.Log) int64 {
 	var window int64
 	for _, f := range l.Files {
 		if f.Member != "" || f.Codec != codec.Zstd {
@@ -294,11 +330,9 @@ func limitReadMemory(l sparklog.Log) (stop func()) {
 		window = max(window, zstdWindowOf(f.Path))
 	}
 	if window < bigWindow {
-		window = 0
+		return 0
 	}
-	budget := readBudget + windowHeadroom(window)
-	debug.SetMemoryLimit(budget + window)
-	return followLiveHeap(budget, window)
+	return window
 }
 
 // windowHeadroom is what a window adds to the read budget. Under a soft
@@ -311,9 +345,17 @@ func windowHeadroom(window int64) int64 {
 
 // followLiveHeap sets the soft memory limit after each collection to
 // memoryLimitFor(budget, window, the heap it left live), until stop is
-// called. (A finalizer runs once per collection that finds its object
-// unreachable: each run arms the next.)
+// called.
 func followLiveHeap(budget, window int64) (stop func()) {
+	return afterEachGC(func(live int64) {
+		debug.SetMemoryLimit(memoryLimitFor(budget, window, live))
+	})
+}
+
+// afterEachGC calls f with the heap each collection left live, until stop
+// is called. (A finalizer runs once per collection that finds its object
+// unreachable: each run arms the next.)
+func afterEachGC(f func(live int64)) (stop func()) {
 	var mu sync.Mutex
 	stopped := false
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
@@ -327,7 +369,7 @@ func followLiveHeap(budget, window int64) (stop func()) {
 			}
 			metrics.Read(sample)
 			if sample[0].Value.Kind() == metrics.KindUint64 {
-				debug.SetMemoryLimit(memoryLimitFor(budget, window, int64(sample[0].Value.Uint64())))
+				f(int64(sample[0].Value.Uint64()))
 			}
 			arm()
 		})

@@ -57,6 +57,9 @@ func (c *backfillCommand) run(ctx context.Context) error {
 			fmt.Fprintf(c.errOut, "sparkglance backfill: %s\n", p.String())
 		}
 	}, Parallel: *c.parallel, IncludeUnfinished: *c.unfinished}
+	reading, stopLimit := limitDirMemory()
+	defer stopLimit()
+	opt.Reading = reading
 	// Written beside the target and renamed, so a failure leaves no
 	// half-written file for promtool to load.
 	dir, base := filepath.Split(*c.output)

@@ -48,6 +48,7 @@ type compareDocument struct {
 }
 
 func (c *compareCommand) run(ctx context.Context) error {
+	defer c.analyze.release()
 	base, nw, status, err := c.read(ctx)
 	if err != nil {
 		return err

@@ -40,6 +40,7 @@ func newReportCommand(cmd *kingpin.CmdClause) *reportCommand {
 }
 
 func (c *reportCommand) run(ctx context.Context) error {
+	defer c.analyze.release()
 	out := *c.out
 	if out == "" {
 		// kingpin's lexer turns a lone "-" argument into an empty value, so

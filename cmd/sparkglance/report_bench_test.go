@@ -32,6 +32,10 @@ func parseCommand(b *testing.B, name string, args ...string) command {
 		c := newReportCommand(app.Command(name, ""))
 		c.analyze.out, c.analyze.errOut = io.Discard, devNull
 		cmd = c
+	case "backfill":
+		c := newBackfillCommand(app.Command(name, ""))
+		c.errOut = devNull
+		cmd = c
 	default:
 		b.Fatalf("no command %s here", name)
 	}

@@ -43,6 +43,12 @@ type Doc struct {
 // engine. progress, if not nil, gets the reader's progress reports. When ctx
 // ends, reading stops and Read returns an error wrapping ctx.Err().
 func Read(ctx context.Context, l sparklog.Log, cfg analysis.Config, progress func(sparklog.Progress)) (Doc, error) {
+	return read(ctx, l, cfg, progress, 0)
+}
+
+// read is Read with decodeWorkers goroutines decoding the log's lines
+// (sparklog.Options.DecodeWorkers: 0 lets the reader choose).
+func read(ctx context.Context, l sparklog.Log, cfg analysis.Config, progress func(sparklog.Progress), decodeWorkers int) (Doc, error) {
 	cfg.NoExecutorTaskSums = true // the document does not carry them
 	app := analysis.New(cfg)
 	doc := Doc{Log: l.Path, Problems: []sparklog.Problem{}}
@@ -66,7 +72,7 @@ func Read(ctx context.Context, l sparklog.Log, cfg analysis.Config, progress fun
 	if err := ctx.Err(); err != nil {
 		return doc, fmt.Errorf("%s: %w", l.Path, err)
 	}
-	stats, err := sparklog.ReadContext(ctx, l, h, sparklog.Options{OnProgress: progress, SQLUpdatesOnly: true})
+	stats, err := sparklog.ReadContext(ctx, l, h, sparklog.Options{OnProgress: progress, SQLUpdatesOnly: true, DecodeWorkers: decodeWorkers})
 	if err != nil {
 		return doc, fmt.Errorf("%s: %w", l.Path, err)
 	}

@@ -48,6 +48,10 @@ type ReadOptions struct {
 	// Prepare returned, and of the document only what reporting its
 	// problems needs (its log, events, problems and application attempt).
 	Prepare func(Doc) (any, error)
+	// Reading, if not nil, is called on the worker before it reads a log,
+	// and the function it returns once the log's document is prepared
+	// (to size the memory limit by the logs in flight).
+	Reading func(l sparklog.Log) (done func())
 }
 
 // Result is one log read by ReadLogs.
@@ -75,18 +79,22 @@ func ReadLogs(ctx context.Context, logs []sparklog.Log, opt ReadOptions, use fun
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	workers = max(1, min(workers, len(logs)))
 	progress := opt.Progress
 	if progress == nil {
 		progress = noProgress{}
 	}
 	held := make([]bool, len(logs)) // the i-th Result holds its whole document, counted in Analyses
-	read := func(i int) Result {
+	readLog := func(i int) Result {
 		if ctx.Err() != nil {
 			return Result{Interrupted: true}
 		}
+		if opt.Reading != nil {
+			defer opt.Reading(logs[i])()
+		}
 		Analyses.begin()
 		held[i] = true
-		doc, err := Read(ctx, logs[i], opt.Analysis, progress.ForLog(i))
+		doc, err := read(ctx, logs[i], opt.Analysis, progress.ForLog(i), decodeWorkers(len(logs)-i, workers, runtime.GOMAXPROCS(0)))
 		if err == nil {
 			progress.Finish(i, logs[i])
 		}
@@ -102,7 +110,7 @@ func ReadLogs(ctx context.Context, logs []sparklog.Log, opt ReadOptions, use fun
 		}
 		return r
 	}
-	inorder.Each(len(logs), workers, len(logs), read, func(i int, r Result) bool {
+	inorder.Each(len(logs), workers, len(logs), readLog, func(i int, r Result) bool {
 		keep := use(i, r)
 		if held[i] {
 			held[i] = false
@@ -115,6 +123,23 @@ func ReadLogs(ctx context.Context, logs []sparklog.Log, opt ReadOptions, use fun
 			Analyses.end()
 		}
 	}
+}
+
+// decodeWorkers chooses between reading logs in parallel and decoding one
+// log in parallel (sparklog.Options.DecodeWorkers) for a log that starts
+// with remaining logs left to read (itself and those not started yet), on
+// a pool of workers, with cores. While the pool's other workers have logs
+// to read, every core is busy with a log of its own: decoding a log's lines
+// on other goroutines only adds hand-offs (measured in docs/performance.md,
+// "Many logs"), so the log is decoded on its worker. A pool smaller than
+// the cores (--parallel 1), and the last logs, which leave cores idle as
+// the other workers run out of logs, let the reader decode a big log on
+// every core; so does a pool of one, whatever the cores (a single log).
+func decodeWorkers(remaining, workers, cores int) int {
+	if workers == 1 || workers < cores || remaining < cores {
+		return 0
+	}
+	return 1
 }
 
 type noProgress struct{}
@@ -155,6 +180,8 @@ type Options struct {
 	// Problems gets a document with reading problems, n of them (those
 	// not omitted are doc.Problems).
 	Problems func(doc Doc, n int64)
+	// Reading is ReadOptions.Reading.
+	Reading func(l sparklog.Log) (done func())
 }
 
 // Summary says what ReadAll read.
@@ -222,7 +249,7 @@ func ReadAll(ctx context.Context, inputs []string, opt Options) (Summary, error)
 	if progress == nil {
 		progress = noProgress{}
 	}
-	ropt := ReadOptions{Analysis: opt.Analysis, Parallel: opt.Parallel, Progress: progress}
+	ropt := ReadOptions{Analysis: opt.Analysis, Parallel: opt.Parallel, Progress: progress, Reading: opt.Reading}
 	if opt.Sink != nil {
 		ropt.Prepare = opt.Sink.Prepare
 		if opt.Sink.Start != nil {

@@ -51,6 +51,8 @@ type Options struct {
 	// too, up to their last event (a log whose driver died, or the
 	// Databricks logs that never carry one); otherwise they are skipped.
 	IncludeUnfinished bool
+	// Reading is appdoc.ReadOptions.Reading: told when each log is read.
+	Reading func(l sparklog.Log) (done func())
 }
 
 // Summary says what a backfill wrote and left out.
@@ -124,7 +126,7 @@ func WriteContext(ctx context.Context, w io.Writer, paths []string, opt Options)
 		// reach opt.Problem in the order of the logs, as a sequential read
 		// gives them.
 		var failed error
-		ropt := appdoc.ReadOptions{Analysis: cfg, Parallel: opt.Parallel, Prepare: func(doc appdoc.Doc) (any, error) {
+		ropt := appdoc.ReadOptions{Analysis: cfg, Parallel: opt.Parallel, Reading: opt.Reading, Prepare: func(doc appdoc.Doc) (any, error) {
 			return sp.render(doc, opt.IncludeUnfinished)
 		}}
 		appdoc.ReadLogs(ctx, logs, ropt, func(i int, r appdoc.Result) bool {

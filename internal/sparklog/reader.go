@@ -57,6 +57,12 @@ type Options struct {
 	// TaskEnd, and their names and flags would be half the garbage of a
 	// read.
 	SQLUpdatesOnly bool
+	// DecodeWorkers is how many goroutines may decode a finished file's
+	// lines: 0 chooses (GOMAXPROCS for a big file, else 1), 1 decodes on
+	// the reading goroutine. A caller reading several logs at once sets 1:
+	// its other logs keep the cores busy, and handing lines over to
+	// workers would cost more than it saves.
+	DecodeWorkers int
 
 	ctx context.Context // set by ReadContext; checked between blocks
 	// workers decode a finished file's lines: 0 chooses (GOMAXPROCS for a

@@ -49,6 +49,9 @@ func (o Options) decodeWorkers(size int64) int {
 	if o.workers > 0 {
 		return o.workers
 	}
+	if o.DecodeWorkers > 0 {
+		return o.DecodeWorkers
+	}
 	if size < parallelMinInput {
 		return 1
 	}
