@@ -40,11 +40,11 @@ func TestLimitDirMemory(t *testing.T) {
 		t.Errorf("limit %d MiB before any log is read, want one budget", got>>20)
 	}
 	doneQ88 := reading(q88)
-	if got, want := limit(), int64(readBudget+128<<20); got != want {
+	if got, want := limit(), int64(readBudget+128<<20) + windowHeadroom(128<<20); got != want {
 		t.Errorf("limit %d MiB reading nds_q88, want %d MiB", got>>20, want>>20)
 	}
 	doneQ72 := reading(q72)
-	if got, want := limit(), int64(2*readBudget+128<<20); got != want {
+	if got, want := limit(), int64(2*readBudget+128<<20) + windowHeadroom(128<<20); got != want {
 		t.Errorf("limit %d MiB reading nds_q88 and nds_q72, want %d MiB", got>>20, want>>20)
 	}
 	doneQ88()
@@ -90,7 +90,7 @@ func TestDirMemoryLimitFollowsLiveHeap(t *testing.T) {
 	if got := dirMemoryLimit(2, 0, 100<<20); got != 150<<20 {
 		t.Errorf("limit %d MiB for two logs keeping 100 MiB live, want 150 MiB", got>>20)
 	}
-	if got := dirMemoryLimit(2, 256<<20, 276<<20); got != 256<<20+2*readBudget {
-		t.Errorf("limit %d MiB with two 128 MiB windows, want %d MiB", got>>20, (256<<20+2*readBudget)>>20)
+	if got, want := dirMemoryLimit(2, 256<<20, 276<<20), 256<<20+2*readBudget+windowHeadroom(256<<20); got != want {
+		t.Errorf("limit %d MiB with two 128 MiB windows, want %d MiB", got>>20, want>>20)
 	}
 }
