@@ -260,9 +260,14 @@ func (w *Watcher) Run(ctx context.Context) error {
 	defer w.stopAll()
 	ticker := time.NewTicker(w.cfg.PollInterval)
 	defer ticker.Stop()
+	start, caughtUp := time.Now(), false
 	for {
 		w.scan(ctx, notes)
 		w.scanned.Store(true)
+		if !caughtUp && w.caughtUp() {
+			caughtUp = true
+			w.logCaughtUp(time.Since(start))
+		}
 		var events <-chan fsnotify.Event
 		var errs <-chan error
 		if notes != nil {
@@ -294,6 +299,18 @@ func (w *Watcher) Run(ctx context.Context) error {
 			}
 		}
 	}
+}
+
+// logCaughtUp says once, at the first scan that finds every log found at
+// start read to its end, how long the catch-up took and how many analyses
+// it held at once: what start-up costs, in the operator's log (and the
+// figure the catch-up benchmarks read from the binary).
+func (w *Watcher) logCaughtUp(took time.Duration) {
+	w.mu.Lock()
+	apps := len(w.apps)
+	w.mu.Unlock()
+	w.log.Info("event logs caught up", "applications", apps, "took", took.Round(time.Millisecond),
+		"peak_analyses", w.peakAnalyses.Load())
 }
 
 // startNotify watches the directories with fsnotify; polling alone
