@@ -316,3 +316,21 @@ func TestCatchUpIsLoggedOnce(t *testing.T) {
 		t.Errorf("peak analyses %d, want 1 or 2 (the workers)", peak)
 	}
 }
+
+// The polls' directory scans are paced by their cost: a cheap scan waits the
+// poll interval, one of a directory of thousands of logs waits 50 times as
+// long as it took, so that a catch-up of minutes does not spend 5 % of a core
+// and more listing the same 10,000 names every second.
+func TestScanWaitFollowsScanCost(t *testing.T) {
+	for _, tc := range []struct{ poll, took, want time.Duration }{
+		{time.Second, 0, time.Second},
+		{time.Second, 5 * time.Millisecond, time.Second},
+		{time.Second, 20 * time.Millisecond, time.Second},
+		{time.Second, 60 * time.Millisecond, 3 * time.Second},
+		{50 * time.Millisecond, 10 * time.Millisecond, 500 * time.Millisecond},
+	} {
+		if got := scanWait(tc.poll, tc.took); got != tc.want {
+			t.Errorf("scanWait(%v, scan took %v) = %v, want %v", tc.poll, tc.took, got, tc.want)
+		}
+	}
+}

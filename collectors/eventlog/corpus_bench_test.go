@@ -39,7 +39,7 @@ import (
 // peak RSS must not grow with the directory (compare n=2000 and n=10000).
 //
 // Before timing, an untimed `analyze --json` reads every log (the page cache
-// then holds the directory for both) and lists the application attempts the
+// then holds the directory for both) and lists the applications the
 // scrape must show.
 func BenchmarkCatchUpCorpus(b *testing.B) {
 	bin := buildSparkglance(b)
