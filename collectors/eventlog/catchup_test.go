@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -274,5 +275,62 @@ func TestCatchUpIsBoundedAndReadyMeansComplete(t *testing.T) {
 				t.Error("no analysis was ever counted")
 			}
 		})
+	}
+}
+
+// The collector says once, in its log, that it caught up on the logs found
+// at start, with how many applications and the most analyses held at once
+// (the figure BenchmarkCatchUpCorpus reads from the binary); later scans
+// say nothing more.
+func TestCatchUpIsLoggedOnce(t *testing.T) {
+	dir := t.TempDir()
+	writeFinishedApps(t, dir, 6)
+	var logs testkit.SyncBuffer
+	cfg := catchUpConfig(dir, 6)
+	cfg.Workers = 2
+	w, err := New(cfg, slog.New(slog.NewTextHandler(&logs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runWatcher(t, w)
+	const msg = `msg="event logs caught up"`
+	text, ok := logs.Await(20*time.Second, func(s string) bool { return strings.Contains(s, msg) })
+	if !ok {
+		t.Fatalf("no %s line within 20 s:\n%s", msg, text)
+	}
+	if err := w.Ready(); err != nil {
+		t.Errorf("caught up logged before ready: %v", err)
+	}
+	waitScans(t, w, 2)
+	lines := logs.Lines(msg)
+	if len(lines) != 1 {
+		t.Fatalf("%d lines say the logs caught up, want 1:\n%s", len(lines), strings.Join(lines, "\n"))
+	}
+	peak := w.peakAnalyses.Load()
+	for _, want := range []string{" applications=6 ", fmt.Sprintf(" peak_analyses=%d", peak)} {
+		if !strings.Contains(lines[0], want) {
+			t.Errorf("caught-up line lacks %q: %s", want, lines[0])
+		}
+	}
+	if peak < 1 || peak > 2 {
+		t.Errorf("peak analyses %d, want 1 or 2 (the workers)", peak)
+	}
+}
+
+// The polls' directory scans are paced by their cost: a cheap scan waits the
+// poll interval, one of a directory of thousands of logs waits 50 times as
+// long as it took, so that a catch-up of minutes does not spend 5 % of a core
+// and more listing the same 10,000 names every second.
+func TestScanWaitFollowsScanCost(t *testing.T) {
+	for _, tc := range []struct{ poll, took, want time.Duration }{
+		{time.Second, 0, time.Second},
+		{time.Second, 5 * time.Millisecond, time.Second},
+		{time.Second, 20 * time.Millisecond, time.Second},
+		{time.Second, 60 * time.Millisecond, 3 * time.Second},
+		{50 * time.Millisecond, 10 * time.Millisecond, 500 * time.Millisecond},
+	} {
+		if got := scanWait(tc.poll, tc.took); got != tc.want {
+			t.Errorf("scanWait(%v, scan took %v) = %v, want %v", tc.poll, tc.took, got, tc.want)
+		}
 	}
 }

@@ -157,7 +157,7 @@ func declareFlags(g exporter.FlagGroup, c *Config) {
 	d := DefaultConfig()
 	g.Flag("eventlog.dir", "Spark event-log directory (spark.eventLog.dir) or single log to follow; repeatable.").
 		StringsVar(&c.Dirs)
-	g.Flag("eventlog.poll-interval", "How often logs and directories are polled when no file-system notification arrives.").
+	g.Flag("eventlog.poll-interval", "How often logs and directories are polled when no file-system notification arrives (a directory whose listing takes longer than 1/50 of this, less often: 50 times as long as its listing).").
 		Default(d.PollInterval.String()).DurationVar(&c.PollInterval)
 	g.Flag("eventlog.retention", "How long a finished application's series stay after it ended (ApplicationEnd, else its last event); older applications are skipped, counted in sparkglance_eventlog_skipped_total and logged.").
 		Default(d.Retention.String()).DurationVar(&c.Retention)
