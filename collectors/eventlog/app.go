@@ -379,11 +379,15 @@ func (a *trackedApp) Event(_ sparklog.Position, ev sparkevent.Event) error {
 	return nil
 }
 
-// yield lets waiting logs have the worker, publishing progress first. It
+// yield lets waiting logs have the worker, publishing progress first
+// (once the application was shown whole). It
 // fails only when the collector stops, which ends this poll for good.
 func (a *trackedApp) yield() error {
 	a.account()
-	if time.Since(a.lastBuild) >= time.Second {
+	// Not before the log was read to its end once: a view of part of it
+	// holds counters below those a Prometheus scraped from the whole log
+	// before a restart, which it would take for a reset.
+	if a.caught.Load() && time.Since(a.lastBuild) >= time.Second {
 		a.publish(false)
 	}
 	a.w.release()

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -333,4 +334,56 @@ func TestScanWaitFollowsScanCost(t *testing.T) {
 			t.Errorf("scanWait(%v, scan took %v) = %v, want %v", tc.poll, tc.took, got, tc.want)
 		}
 	}
+}
+
+// A log read in slices (it hands its worker on every 1,024 events) shows
+// its application only once read to its end: a view of part of it would
+// hold counters below the whole log's, which a Prometheus that scraped the
+// whole before a restart takes for a reset (increase() would count the
+// application twice). Every scrape during the catch-up that shows the
+// application shows its final counters.
+func TestSlicedLogShownOnlyWhole(t *testing.T) {
+	dir := t.TempDir()
+	ids := writeFinishedAppsOf(t, dir, 1, 20000)
+	cfg := catchUpConfig(dir, 1)
+	cfg.Workers, cfg.SliceTime = 1, time.Nanosecond
+	w := startWatcher(t, cfg)
+	counters := []string{"spark_app_core_seconds_total", "spark_app_settled_core_seconds_total"}
+	type seen struct {
+		values  []float64
+		ready   bool
+		scrapes int
+	}
+	var during []seen
+	scrapes := 0
+	for deadline := time.Now().Add(2 * time.Minute); ; {
+		ready := w.Ready() == nil
+		mfs := gather(t, w)
+		scrapes++
+		var vals []float64
+		for _, name := range counters {
+			if mf := mfs[name]; mf != nil && len(mf.GetMetric()) > 0 {
+				vals = append(vals, mf.GetMetric()[0].GetCounter().GetValue())
+			}
+		}
+		if len(vals) > 0 {
+			during = append(during, seen{vals, ready, scrapes})
+		}
+		if ready {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("not ready after 2 minutes")
+		}
+	}
+	final := during[len(during)-1]
+	if len(final.values) != len(counters) || !final.ready {
+		t.Fatalf("the ready scrape shows %v of %s (%v)", final.values, ids[0], counters)
+	}
+	for _, s := range during {
+		if !slices.Equal(s.values, final.values) {
+			t.Errorf("scrape %d of %d (ready %v) shows %v = %v, want the whole log's %v", s.scrapes, scrapes, s.ready, counters, s.values, final.values)
+		}
+	}
+	t.Logf("%d scrapes during the catch-up, %d showed the application", scrapes, len(during))
 }

@@ -11,7 +11,9 @@
 // Model and view: each followed log has its own goroutine that reads new
 // events under one of a few worker tokens (a log holding a token longer
 // than Config.SliceTime hands it on, so one huge log cannot starve the
-// others) and publishes an immutable view; a scrape (Families) only hands
+// others) and publishes an immutable view, the first only once the log
+// was read to its end (a view of part of a log read before would show its
+// counters going back after a restart); a scrape (Families) only hands
 // over the latest views' families, each view's series built once. A log gets its analysis when it first holds a
 // token, and a finished one drops it before handing the token on, so that
 // catching up on thousands of finished logs holds about one analysis per
