@@ -40,11 +40,11 @@ func TestLimitDirMemory(t *testing.T) {
 		t.Errorf("limit %d MiB before any log is read, want one budget", got>>20)
 	}
 	doneQ88 := reading(q88)
-	if got, want := limit(), int64(readBudget+128<<20) + windowHeadroom(128<<20); got != want {
+	if got, want := limit(), int64(readBudget+128<<20)+windowHeadroom(128<<20); got != want {
 		t.Errorf("limit %d MiB reading nds_q88, want %d MiB", got>>20, want>>20)
 	}
 	doneQ72 := reading(q72)
-	if got, want := limit(), int64(2*readBudget+128<<20) + windowHeadroom(128<<20); got != want {
+	if got, want := limit(), int64(2*readBudget+128<<20)+windowHeadroom(128<<20); got != want {
 		t.Errorf("limit %d MiB reading nds_q88 and nds_q72, want %d MiB", got>>20, want>>20)
 	}
 	doneQ88()
