@@ -20,6 +20,7 @@ import (
 	"github.com/sparkglance/sparkglance/alerts"
 	"github.com/sparkglance/sparkglance/alerts/promqltest"
 	"github.com/sparkglance/sparkglance/dashboards"
+	"github.com/sparkglance/sparkglance/internal/jvm/jvmtest"
 	"github.com/sparkglance/sparkglance/internal/testkit"
 	"github.com/sparkglance/sparkglance/internal/testkit/promtest"
 )
@@ -28,10 +29,11 @@ import (
 // three minutes.
 const dashboardsDeadline = 4 * time.Minute
 
-// noDemoData are the families the demo cannot feed, with the reason: a
-// panel query reading one of them must be empty on every path, the scrape
-// path included (so the list stays exact), and the other queries must all
-// return data.
+// noDemoData are the families the demo cannot feed, with the reason. On
+// the scrape path a second sparkglance feeds them (startNodeAgent), so
+// every query must return data there; on the OTLP paths, which only the
+// demo pushes to, a panel query reading one of them must be empty (so the
+// list stays exact), and the other queries must all return data.
 var noDemoData = map[string]string{
 	"spark_executor_energy_joules_total":                         "measured on the executors' hosts (RAPL) by the node agent, which the demo does not run",
 	alerts.AppEnergyWh:                                           "measured on the executors' hosts (RAPL) by the node agent, which the demo does not run",
@@ -48,6 +50,8 @@ var noDemoData = map[string]string{
 type dashboardPath struct {
 	name string
 	prom *promtest.Server
+	// nodeAgent: the node agent of startNodeAgent feeds it too.
+	nodeAgent bool
 }
 
 // Every panel query of every shipped dashboard returns data on a
@@ -56,8 +60,9 @@ type dashboardPath struct {
 // OTLP receiver under the default translation with
 // alerts/sparkglance-otlp-rules.yml loaded, under NoTranslation without
 // it, and through the OpenTelemetry Collector's remote write with it; and
-// on a Prometheus 3 scraping the demo, the reference. A query that reads a
-// family of noDemoData must be empty on every path, the scrape path too.
+// on a Prometheus 3 scraping the demo and a node agent (startNodeAgent),
+// the reference, where every query returns data. On the OTLP paths a query
+// that reads a family of noDemoData must be empty.
 func TestDashboardsOnOTLPFedPrometheus(t *testing.T) {
 	p := testkit.Prometheus3(t)
 	otelcol := testkit.OTelCollector(t)
@@ -77,7 +82,10 @@ func TestDashboardsOnOTLPFedPrometheus(t *testing.T) {
 	direct := promtest.StartRelease(t, p, global+"rule_files: [rules.yml, otlp-rules.yml]\notlp:\n  translation_strategy: UnderscoreEscapingWithSuffixes\n",
 		withOTLPRules, "--web.enable-otlp-receiver")
 	demo := startDemo(t, bin, "direct", "--otlp.protocol=http", "--otlp.endpoint="+direct.URL+"/api/v1/otlp/v1/metrics")
-	scrape := promtest.StartRelease(t, p, global+"rule_files: [rules.yml]\nscrape_configs:\n  - job_name: sparkglance\n    static_configs:\n      - targets: [\""+demo+"\"]\n",
+	node := startNodeAgent(t, bin)
+	scrape := promtest.StartRelease(t, p, global+"rule_files: [rules.yml]\nscrape_configs:\n"+
+		"  - job_name: sparkglance\n    static_configs:\n      - targets: [\""+demo+"\"]\n"+
+		"  - job_name: sparkglance-node\n    static_configs:\n      - targets: [\""+node+"\"]\n",
 		map[string][]byte{"rules.yml": shipped})
 
 	// The OTLP receiver under NoTranslation: the names are /metrics'.
@@ -108,10 +116,10 @@ service:
 	startDemo(t, bin, "collector", "--otlp.protocol=grpc", "--otlp.insecure", "--otlp.endpoint="+otlpAddr)
 
 	paths := []dashboardPath{
-		{"scrape", scrape},
-		{"OTLP receiver, UnderscoreEscapingWithSuffixes + otlp rules", direct},
-		{"OTLP receiver, NoTranslation", noTranslation},
-		{"Collector remote write + otlp rules", remote},
+		{"scrape", scrape, true},
+		{"OTLP receiver, UnderscoreEscapingWithSuffixes + otlp rules", direct, false},
+		{"OTLP receiver, NoTranslation", noTranslation, false},
+		{"Collector remote write + otlp rules", remote, false},
 	}
 	boards := shippedBoards(t)
 	// hadData[path][query] is set once the query returned data there.
@@ -142,7 +150,7 @@ service:
 			}
 			for _, b := range boards {
 				for _, q := range b.queries {
-					if q.noData() == "" && !hadData[path.name][q.where] {
+					if q.noData(path) == "" && !hadData[path.name][q.where] {
 						done = false
 					}
 				}
@@ -186,7 +194,7 @@ service:
 			}
 			n := 0
 			for _, q := range b.queries {
-				switch reason := q.noData(); {
+				switch reason := q.noData(path); {
 				case hadData[path.name][q.where]:
 					n++
 					if reason != "" {
@@ -200,15 +208,18 @@ service:
 		}
 	}
 	for _, q := range expectedEmpty(boards) {
-		t.Logf("no data on any path, as expected: %s (%s)", q.where, q.noData())
+		t.Logf("no data on the OTLP paths, as expected: %s (%s)", q.where, q.noData(dashboardPath{}))
 	}
 }
 
 // boardQuery is one panel target of a dashboard.
 type boardQuery struct{ where, expr string }
 
-// noData is why the demo cannot feed q ("" if it can).
-func (q boardQuery) noData() string {
+// noData is why path cannot feed q ("" if it can).
+func (q boardQuery) noData(path dashboardPath) string {
+	if path.nodeAgent {
+		return ""
+	}
 	for _, name := range promqltest.MetricNames(promqltest.Substitute(q.expr)) {
 		if reason := noDemoData[name]; reason != "" {
 			return name + ": " + reason
@@ -221,7 +232,7 @@ func expectedEmpty(boards []shippedBoard) []boardQuery {
 	var out []boardQuery
 	for _, b := range boards {
 		for _, q := range b.queries {
-			if q.noData() != "" {
+			if q.noData(dashboardPath{}) != "" {
 				out = append(out, q)
 			}
 		}
@@ -304,8 +315,8 @@ func (v variableValues) substitute(expr string) string {
 // substituted), and returns the choices a user can make: every offered
 // job and instance ticked (a variable offering none leaves the dashboard
 // empty: no choice at all), cluster All (the demo has no cluster label),
-// and each application offered, by name then by id (its three newest
-// ids).
+// and each application offered, by name (every name: the node agent's
+// application sorts among the demo's) then by id (its three newest ids).
 func (b shippedBoard) resolve(t *testing.T, prom *promtest.Server) []variableValues {
 	t.Helper()
 	choices := []variableValues{{}}
@@ -332,7 +343,10 @@ func (b shippedBoard) resolve(t *testing.T, prom *promtest.Server) []variableVal
 				if v.Sort == 2 || v.Sort == 4 { // descending: the newest application ids first
 					slices.Reverse(options)
 				}
-				for _, o := range options[:min(3, len(options))] {
+				if v.Name == dashboards.VarAppID {
+					options = options[:min(3, len(options))]
+				}
+				for _, o := range options {
 					next = append(next, with(c, v.Name, o))
 				}
 			}
@@ -394,14 +408,20 @@ func labelValues(t *testing.T, prom *promtest.Server, selector, label string) []
 // ends, and returns its listen address.
 func startDemo(t *testing.T, bin, name string, args ...string) string {
 	t.Helper()
+	return startServe(t, bin, name, append([]string{"--demo", "--otlp.interval=2s", "--otlp.service-instance-id=demo-" + name}, args...)...)
+}
+
+// startServe runs `sparkglance serve` with args until the test ends, and
+// returns its listen address.
+func startServe(t *testing.T, bin, name string, args ...string) string {
+	t.Helper()
 	dir := t.TempDir()
 	addr := testkit.FreeLoopbackAddr(t)
 	log, err := os.Create(filepath.Join(dir, "sparkglance.log"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, append([]string{"serve", "--demo", "--web.listen-address=" + addr, "--log.level=warn",
-		"--otlp.interval=2s", "--otlp.service-instance-id=demo-" + name}, args...)...)
+	cmd := exec.Command(bin, append([]string{"serve", "--web.listen-address=" + addr, "--log.level=warn"}, args...)...)
 	cmd.Stdout, cmd.Stderr = log, log
 	// The demo's log directory lands in the test's directory.
 	cmd.Env = append(os.Environ(), "TMPDIR="+dir)
@@ -440,4 +460,28 @@ func ruleExpr(t *testing.T, name string) string {
 	}
 	t.Fatalf("no alert %s in the shipped rules", name)
 	return ""
+}
+
+// nodeAgentWh is the CCSparkDriverPlugin gauge the node agent's Spark UI
+// reports.
+const nodeAgentWh = 3.5
+
+// startNodeAgent feeds what the demo cannot: a sparkglance as a node agent
+// beside a real JVM that looks like an executor of testkit.OTelSparkApp
+// (process energy under the TDP model, stack sampling), reading that
+// application's driver from the recorded otel-contrib captures served on
+// loopback, with the CCSparkDriverPlugin gauge added (--collector.spark).
+// It returns the agent's listen address.
+func startNodeAgent(t *testing.T, bin string) string {
+	t.Helper()
+	classes := jvmtest.Compile(t)
+	jvmtest.Start(t, classes, jvmtest.Options{
+		MainClass: jvmtest.FakeExecutorMain,
+		MainArgs:  []string{"--driver-url", "spark://CoarseGrainedScheduler@h:7078", "--executor-id", "1", "--app-id", testkit.OTelSparkApp, "--"},
+	}, "spin=1", "blocked=1", "sleep=1")
+	metricsJSON := testkit.WithCCSparkGauge(t, testkit.ReadShared(t, "spark-api", "otel-contrib", "cluster_stats_response.json"), nodeAgentWh)
+	driver := testkit.ServeJSON(t, testkit.OTelSparkRoutes(t, metricsJSON))
+	return startServe(t, bin, "node", "--collector.disable-defaults", "--collector.process", "--collector.stacks",
+		"--profiling.enabled", "--energy.tdp-watts=100", "--process.discovery-interval=1s", "--process.interval=1s",
+		"--collector.spark", "--spark.url="+driver.URL)
 }

@@ -2,70 +2,28 @@ package spark
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/sparkglance/sparkglance/internal/testkit"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.prom golden expositions")
 
-const otelApp = "local-1682603253681"
+const otelApp = testkit.OTelSparkApp
 
 // otelRoutes serves the five otel-contrib captures of one Spark 3.4.0
-// driver. The stages capture lists two COMPLETE stages; so that the active
-// stages path has something to show, stage 1 is marked ACTIVE (the only
-// edit). metricsJSON replaces /metrics/json when not nil.
+// driver (testkit.OTelSparkRoutes).
 func otelRoutes(t *testing.T, metricsJSON []byte) map[string][]byte {
-	t.Helper()
-	stages := readShared(t, "spark-api", "otel-contrib", "stages_stats_response.json")
-	var list []map[string]any
-	if err := json.Unmarshal(stages, &list); err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range list {
-		if s["stageId"] == 1.0 {
-			s["status"] = "ACTIVE"
-		}
-	}
-	active, err := json.Marshal(list)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if metricsJSON == nil {
-		metricsJSON = readShared(t, "spark-api", "otel-contrib", "cluster_stats_response.json")
-	}
-	return map[string][]byte{
-		"/api/v1/applications":                              readShared(t, "spark-api", "otel-contrib", "apps_stats_response.json"),
-		"/api/v1/applications/" + otelApp + "/allexecutors": readShared(t, "spark-api", "otel-contrib", "executors_stats_response.json"),
-		"/api/v1/applications/" + otelApp + "/stages":       active,
-		"/metrics/json":                                     metricsJSON,
-	}
+	return testkit.OTelSparkRoutes(t, metricsJSON)
 }
 
 // withCCSparkGauge adds the ccspark driver gauge to a real /metrics/json.
 func withCCSparkGauge(t *testing.T, metricsJSON []byte, wh float64) []byte {
-	t.Helper()
-	var doc map[string]json.RawMessage
-	var gauges map[string]any
-	if err := json.Unmarshal(metricsJSON, &doc); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(doc["gauges"], &gauges); err != nil {
-		t.Fatal(err)
-	}
-	gauges[otelApp+".driver.plugin.io.github.tvial.ccspark.plugin.CCSparkPlugin.energy.total_Wh"] = map[string]any{"value": wh}
-	var err error
-	if doc["gauges"], err = json.Marshal(gauges); err != nil {
-		t.Fatal(err)
-	}
-	out, err := json.Marshal(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return testkit.WithCCSparkGauge(t, metricsJSON, wh)
 }
 
 // TestGoldenExpositions reads real recorded payloads served by httptest and

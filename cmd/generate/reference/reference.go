@@ -38,7 +38,10 @@ Prometheus 3's OTLP receiver and, through the OpenTelemetry Collector 0.165, its
 Prometheus 3 and its Prometheus exporter, with the values of ` + "`/metrics`" + ` under translated names
 (deploy/README.md lists the families renamed). With ` + "`alerts/sparkglance-otlp-rules.yml`" + ` loaded, which
 records those families back under these names, or under Prometheus 3's NoTranslation, the demo-fed dashboard
-queries return data on the receiver and through the Collector's remote write as on a scrape.
+queries return data on the receiver and through the Collector's remote write as on a scrape. Every panel
+query of every dashboard returns data on a Prometheus 3 scraping the demo beside a node agent (a real JVM
+named like a Spark executor: its energy under the TDP model and its stack samples, and ` + "`--collector.spark`" + `
+reading recorded Spark 3.4 driver answers); the OTLP paths, where only the demo pushes, lack those families.
 
 The event-log collector's counters carry a created timestamp taken from the log, the same in every run of ` + "`serve`" + `: the
 application's start for per-application counters, the executor's addition for per-executor ones, the
