@@ -12,14 +12,12 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -95,7 +93,7 @@ receivers:
 		t.Fatal(err)
 	}
 	amAddr := testkit.FreeLoopbackAddr(t)
-	startProc(t, dir, "alertmanager", amBin, "--config.file="+filepath.Join(dir, "alertmanager.yml"),
+	testkit.StartProcess(t, dir, "alertmanager", amBin, "--config.file="+filepath.Join(dir, "alertmanager.yml"),
 		"--storage.path="+filepath.Join(dir, "am"), "--web.listen-address="+amAddr, "--cluster.listen-address=")
 	promtest.WaitReady(t, "http://"+amAddr+"/-/ready", 30*time.Second, filepath.Join(dir, "alertmanager.log"))
 
@@ -297,30 +295,4 @@ func (h *alertHook) clone(m map[string][]int64) map[string][]int64 {
 		out[k] = slices.Clone(v)
 	}
 	return out
-}
-
-// startProc runs bin until the test ends (SIGTERM, then SIGKILL after 10 s).
-func startProc(t *testing.T, dir, name, bin string, args ...string) {
-	t.Helper()
-	log, err := os.Create(filepath.Join(dir, name+".log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, args...)
-	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, log, log
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting %s: %v", name, err)
-	}
-	t.Cleanup(func() {
-		exited := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(exited) }()
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-		log.Close()
-	})
 }

@@ -8,12 +8,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -63,7 +61,7 @@ func TestEndToEndDemo(t *testing.T) {
 	dir := t.TempDir()
 	bin := buildSparkglance(t)
 	sgAddr := testkit.FreeLoopbackAddr(t)
-	startProcess(t, dir, "sparkglance", bin, "serve", "--demo", "--web.listen-address="+sgAddr)
+	testkit.StartProcess(t, dir, "sparkglance", bin, "serve", "--demo", "--web.listen-address="+sgAddr)
 	promtest.WaitReady(t, "http://"+sgAddr+"/-/ready", 30*time.Second, filepath.Join(dir, "sparkglance.log"))
 
 	queries := demoQueries(t)
@@ -89,7 +87,7 @@ receivers:
 			t.Fatal(err)
 		}
 		amAddr := testkit.FreeLoopbackAddr(t)
-		startProcess(t, dir, "alertmanager", alertmanagerBin, "--config.file="+filepath.Join(dir, "alertmanager.yml"),
+		testkit.StartProcess(t, dir, "alertmanager", alertmanagerBin, "--config.file="+filepath.Join(dir, "alertmanager.yml"),
 			"--storage.path="+filepath.Join(dir, "am"), "--web.listen-address="+amAddr, "--cluster.listen-address=")
 		promtest.WaitReady(t, "http://"+amAddr+"/-/ready", 30*time.Second, filepath.Join(dir, "alertmanager.log"))
 
@@ -207,43 +205,6 @@ func currentApp(prom *promtest.Server) string {
 		return ""
 	}
 	return r.Result[0].Metric["app_id"]
-}
-
-func startProcess(t *testing.T, dir, name, bin string, args ...string) {
-	t.Helper()
-	log, err := os.Create(filepath.Join(dir, name+".log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, args...)
-	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, log, log
-	// The process' own temp files (serve --demo's log directory) land in the
-	// test's directory, removed with it even if the process cannot clean up.
-	cmd.Env = append(os.Environ(), "TMPDIR="+dir)
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting %s: %v", name, err)
-	}
-	t.Cleanup(func() {
-		// SIGTERM first, so the process removes what it made; SIGKILL if it
-		// has not exited 10 s later.
-		exited := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(exited) }()
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-		log.Close()
-		if t.Failed() {
-			b, _ := os.ReadFile(log.Name())
-			if len(b) > 4000 {
-				b = b[len(b)-4000:]
-			}
-			t.Logf("%s log (tail):\n%s", name, b)
-		}
-	})
 }
 
 // webhook records the alerts Alertmanager delivers, as alertname/stage_id.

@@ -6,14 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -417,34 +413,8 @@ func startServe(t *testing.T, bin, name string, args ...string) string {
 	t.Helper()
 	dir := t.TempDir()
 	addr := testkit.FreeLoopbackAddr(t)
-	log, err := os.Create(filepath.Join(dir, "sparkglance.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, append([]string{"serve", "--web.listen-address=" + addr, "--log.level=warn"}, args...)...)
-	cmd.Stdout, cmd.Stderr = log, log
-	// The demo's log directory lands in the test's directory.
-	cmd.Env = append(os.Environ(), "TMPDIR="+dir)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		exited := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(exited) }()
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-		log.Close()
-		if t.Failed() {
-			b, _ := os.ReadFile(log.Name())
-			t.Logf("sparkglance %s log (tail):\n%s", name, b[max(0, len(b)-4000):])
-		}
-	})
-	promtest.WaitReady(t, "http://"+addr+"/-/ready", time.Minute, log.Name())
+	logPath := testkit.StartProcess(t, dir, "sparkglance-"+name, bin, append([]string{"serve", "--web.listen-address=" + addr, "--log.level=warn"}, args...)...)
+	promtest.WaitReady(t, "http://"+addr+"/-/ready", time.Minute, logPath)
 	return addr
 }
 
