@@ -354,32 +354,23 @@ func scalarOf(t reflect.Type) (write func(e *encoder, p unsafe.Pointer), empty f
 		return func(e *encoder, p unsafe.Pointer) { e.b = strconv.AppendBool(e.b, *(*bool)(p)) },
 			func(p unsafe.Pointer) bool { return !*(*bool)(p) }
 	case reflect.Int:
-		return func(e *encoder, p unsafe.Pointer) { e.b = strconv.AppendInt(e.b, int64(*(*int)(p)), 10) },
-			func(p unsafe.Pointer) bool { return *(*int)(p) == 0 }
+		return signed[int]()
 	case reflect.Int8:
-		return func(e *encoder, p unsafe.Pointer) { e.b = strconv.AppendInt(e.b, int64(*(*int8)(p)), 10) },
-			func(p unsafe.Pointer) bool { return *(*int8)(p) == 0 }
+		return signed[int8]()
 	case reflect.Int16:
-		return func(e *encoder, p unsafe.Pointer) { e.b = strconv.AppendInt(e.b, int64(*(*int16)(p)), 10) },
-			func(p unsafe.Pointer) bool { return *(*int16)(p) == 0 }
+		return signed[int16]()
 	case reflect.Int32:
-		return func(e *encoder, p unsafe.Pointer) { e.b = strconv.AppendInt(e.b, int64(*(*int32)(p)), 10) },
-			func(p unsafe.Pointer) bool { return *(*int32)(p) == 0 }
+		return signed[int32]()
 	case reflect.Int64:
-		return func(e *encoder, p unsafe.Pointer) { e.b = strconv.AppendInt(e.b, *(*int64)(p), 10) },
-			func(p unsafe.Pointer) bool { return *(*int64)(p) == 0 }
+		return signed[int64]()
 	case reflect.Uint:
-		return func(e *encoder, p unsafe.Pointer) { e.b = strconv.AppendUint(e.b, uint64(*(*uint)(p)), 10) },
-			func(p unsafe.Pointer) bool { return *(*uint)(p) == 0 }
+		return unsigned[uint]()
 	case reflect.Uint16:
-		return func(e *encoder, p unsafe.Pointer) { e.b = strconv.AppendUint(e.b, uint64(*(*uint16)(p)), 10) },
-			func(p unsafe.Pointer) bool { return *(*uint16)(p) == 0 }
+		return unsigned[uint16]()
 	case reflect.Uint32:
-		return func(e *encoder, p unsafe.Pointer) { e.b = strconv.AppendUint(e.b, uint64(*(*uint32)(p)), 10) },
-			func(p unsafe.Pointer) bool { return *(*uint32)(p) == 0 }
+		return unsigned[uint32]()
 	case reflect.Uint64:
-		return func(e *encoder, p unsafe.Pointer) { e.b = strconv.AppendUint(e.b, *(*uint64)(p), 10) },
-			func(p unsafe.Pointer) bool { return *(*uint64)(p) == 0 }
+		return unsigned[uint64]()
 	case reflect.Float32:
 		return func(e *encoder, p unsafe.Pointer) { e.float(float64(*(*float32)(p)), 32) },
 			func(p unsafe.Pointer) bool { return *(*float32)(p) == 0 }
@@ -391,6 +382,18 @@ func scalarOf(t reflect.Type) (write func(e *encoder, p unsafe.Pointer), empty f
 			func(p unsafe.Pointer) bool { return len(*(*string)(p)) == 0 }
 	}
 	return nil, nil // uint8 and uintptr stay with reflection: rare in documents
+}
+
+// signed and unsigned are scalarOf's writer and emptiness test of an
+// integer field of type T.
+func signed[T int | int8 | int16 | int32 | int64]() (func(e *encoder, p unsafe.Pointer), func(p unsafe.Pointer) bool) {
+	return func(e *encoder, p unsafe.Pointer) { e.b = strconv.AppendInt(e.b, int64(*(*T)(p)), 10) },
+		func(p unsafe.Pointer) bool { return *(*T)(p) == 0 }
+}
+
+func unsigned[T uint | uint16 | uint32 | uint64]() (func(e *encoder, p unsafe.Pointer), func(p unsafe.Pointer) bool) {
+	return func(e *encoder, p unsafe.Pointer) { e.b = strconv.AppendUint(e.b, uint64(*(*T)(p)), 10) },
+		func(p unsafe.Pointer) bool { return *(*T)(p) == 0 }
 }
 
 // structEncoder writes t's fields, or hands t to encoding/json when its
