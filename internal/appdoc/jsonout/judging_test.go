@@ -22,39 +22,45 @@ import (
 // of its workload that started before it (workload.Evaluate): with several
 // workloads interleaved, the inputs out of start order, equal start times,
 // unfinished runs and runs alone in their workload, whatever the number of
-// workers and however small the cache of details.
+// workers, however small the cache of details, and whether the workers or
+// the writer read the documents back.
 func TestJudgedDocumentsMatchEvaluate(t *testing.T) {
 	docs := judgingDocs(t)
 	o := workload.Options{BaselineRuns: 4}
 	want := evaluatedArray(t, docs, o)
-	for _, workers := range []int{1, 2, 3, 8} {
-		for _, limit := range []int{0, 1, 1000} { // 0: the writer's own
-			t.Run(fmt.Sprintf("workers%d-limit%d", workers, limit), func(t *testing.T) {
-				var out bytes.Buffer
-				w := New(&out, o)
-				sink := w.Sink(context.Background())
-				if err := sink.Start(len(docs)); err != nil {
+	for _, tc := range []struct {
+		workers, limit int // limit 0: the writer's own
+		bigDoc         int64
+	}{
+		{1, 0, bigSpooledDoc}, {2, 0, bigSpooledDoc}, {3, 0, bigSpooledDoc}, {8, 0, bigSpooledDoc},
+		{1, 1, bigSpooledDoc}, {3, 1, bigSpooledDoc}, {8, 1000, bigSpooledDoc},
+		{2, 0, 0}, {3, 1, 114_000}, // every document, half of them, read back by the writer
+	} {
+		t.Run(fmt.Sprintf("workers%d-limit%d-bigDoc%d", tc.workers, tc.limit, tc.bigDoc), func(t *testing.T) {
+			var out bytes.Buffer
+			w := New(&out, o)
+			sink := w.Sink(context.Background())
+			if err := sink.Start(len(docs)); err != nil {
+				t.Fatal(err)
+			}
+			w.spool.workers, w.spool.detailsLimit, w.spool.bigDoc = tc.workers, tc.limit, tc.bigDoc
+			for _, d := range docs {
+				elem, err := sink.Prepare(d)
+				if err != nil {
 					t.Fatal(err)
 				}
-				w.spool.workers, w.spool.detailsLimit = workers, limit
-				for _, d := range docs {
-					elem, err := sink.Prepare(d)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if err := sink.Emit(elem); err != nil {
-						t.Fatal(err)
-					}
-				}
-				if err := w.Close(); err != nil {
+				if err := sink.Emit(elem); err != nil {
 					t.Fatal(err)
 				}
-				if got := out.Bytes(); !bytes.Equal(got, want) {
-					t.Errorf("the judged documents differ from the runs evaluated one by one, first at byte %d:\n%s\nwant\n%s",
-						firstDiff(got, want), around(got, firstDiff(got, want)), around(want, firstDiff(got, want)))
-				}
-			})
-		}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if got := out.Bytes(); !bytes.Equal(got, want) {
+				t.Errorf("the judged documents differ from the runs evaluated one by one, first at byte %d:\n%s\nwant\n%s",
+					firstDiff(got, want), around(got, firstDiff(got, want)), around(want, firstDiff(got, want)))
+			}
+		})
 	}
 }
 

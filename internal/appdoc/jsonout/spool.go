@@ -100,6 +100,10 @@ func spoolDoc(ctx context.Context, doc appdoc.Doc) (spooledDoc, error) {
 	return spooledDoc{elem: elem, findings: section{int64(i + len(findingsKey)), int64(len(findings))}, summary: workload.Summarize(&doc.Report)}, nil
 }
 
+// bigSpooledDoc is the size of a spooled document that is read back by the
+// writer alone, one at a time, rather than by the workers judging.
+const bigSpooledDoc = 16 << 20
+
 // workloadSpool keeps the documents until every input is read.
 type workloadSpool struct {
 	f       *os.File
@@ -111,6 +115,8 @@ type workloadSpool struct {
 	// detailsLimit bounds the runs whose details are kept decoded at once
 	// (0: a few more than a baseline's runs per worker).
 	detailsLimit int
+	// bigDoc is the size of a document the writer reads back itself.
+	bigDoc int64
 }
 
 type spooledRun struct {
@@ -134,7 +140,7 @@ func newWorkloadSpool() (*workloadSpool, error) {
 	// Unlinked at once where the system allows it (the file lives on
 	// while open): nothing is left behind however the command ends.
 	removed := os.Remove(f.Name()) == nil
-	return &workloadSpool{f: f, removed: removed, workers: runtime.GOMAXPROCS(0)}, nil
+	return &workloadSpool{f: f, removed: removed, workers: runtime.GOMAXPROCS(0), bigDoc: bigSpooledDoc}, nil
 }
 
 // add keeps one document.
@@ -208,7 +214,9 @@ func (s *workloadSpool) writeTo(out *jsonArrayWriter, o workload.Options) error 
 // writes the documents in the order they were added as they are done: the
 // bytes are those of judging and writing them one after the other, since a
 // judgement depends only on the runs read (planned first, from the light
-// summaries) and never on another judgement.
+// summaries) and never on another judgement. A document of bigDoc bytes
+// or more is read back and spliced by the writer, one at a time: the
+// workers holding several at once could hold gigabytes.
 func (s *workloadSpool) writeJudged(out *jsonArrayWriter, o workload.Options) error {
 	sums := make([]workload.Summary, len(s.runs))
 	for i := range s.runs {
@@ -221,14 +229,25 @@ func (s *workloadSpool) writeJudged(out *jsonArrayWriter, o workload.Options) er
 	}
 	details := newDetailsCache(s, plans, limit)
 	type done struct {
-		elem []byte
-		err  error
+		elem   []byte // nil: a big document, for the writer to read
+		splice *comparisonSplice
+		err    error
 	}
 	var failed error
-	inorder.Each(len(s.runs), s.workers, 2*s.workers, func(i int) done {
-		elem, err := s.judged(i, plans[i], details, o)
-		return done{elem, err}
-	}, func(_ int, d done) bool {
+	inorder.Each(len(s.runs), s.workers, 2*s.workers, func(i int) (d done) {
+		if j := plans[i]; j != nil {
+			if d.splice, d.err = s.judge(i, j, details, o); d.err != nil {
+				return d
+			}
+		}
+		if s.runs[i].elem.n < s.bigDoc {
+			d.elem, d.err = s.document(i, d.splice)
+		}
+		return d
+	}, func(i int, d done) bool {
+		if d.err == nil && d.elem == nil {
+			d.elem, d.err = s.document(i, d.splice)
+		}
 		if failed = d.err; failed == nil {
 			failed = out.add(d.elem)
 		}
@@ -237,15 +256,20 @@ func (s *workloadSpool) writeJudged(out *jsonArrayWriter, o workload.Options) er
 	return failed
 }
 
-// judged is the document of run i, with its workload comparison when it
-// is judged (j not nil).
-func (s *workloadSpool) judged(i int, j *workload.Judgement, details *detailsCache, o workload.Options) ([]byte, error) {
+// document is run i's document, with its workload comparison spliced in
+// when it has one (sp not nil).
+func (s *workloadSpool) document(i int, sp *comparisonSplice) ([]byte, error) {
 	run := &s.runs[i]
 	elem, err := s.read(run.elem)
-	if err != nil || j == nil {
+	if err != nil || sp == nil {
 		return elem, err
 	}
-	sum := run.summary
+	return withComparison(elem, run.findings, sp)
+}
+
+// judge judges run i as j plans and encodes its comparison.
+func (s *workloadSpool) judge(i int, j *workload.Judgement, details *detailsCache, o workload.Options) (*comparisonSplice, error) {
+	sum := s.runs[i].summary
 	if err := details.lend(i, &sum); err != nil {
 		return nil, err
 	}
@@ -259,11 +283,7 @@ func (s *workloadSpool) judged(i int, j *workload.Judgement, details *detailsCac
 		}
 	}
 	res := j.Judge(&sum, done, o)
-	sp, err := newComparisonSplice(&res)
-	if err != nil {
-		return nil, err
-	}
-	return withComparison(elem, run.findings, sp)
+	return newComparisonSplice(&res)
 }
 
 // detailsCache loads the runs' details for the judgements. A run's details
