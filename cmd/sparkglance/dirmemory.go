@@ -10,8 +10,8 @@ import (
 )
 
 // A run that reads several logs (a directory) sizes its soft memory limit
-// by what it reads at once: readBudget per log in flight, plus the big zstd
-// windows those logs declare, following the live heap as one log's limit
+// by what it reads at once: readBudget per worker of the pool (each reads
+// one log at a time), plus the big zstd windows the logs in flight declare, following the live heap as one log's limit
 // does (memoryLimitFor). And the collector runs when the heap reaches that
 // limit, not each time it doubles (GOGC=100): a directory of small logs
 // keeps only a few MiB live, so doubling meant a collection every few MiB
