@@ -150,7 +150,11 @@ func (c *analyzeCommand) readAll(ctx context.Context, command string, sink *appd
 				stopLimit = limitReadMemory(logs[0])
 			case len(logs) > 1:
 				var stop func()
-				reading, stop = limitDirMemory()
+				workers := parallel
+				if workers <= 0 {
+					workers = runtime.GOMAXPROCS(0)
+				}
+				reading, stop = limitDirMemory(min(workers, len(logs)))
 				c.releaseMemory = append(c.releaseMemory, stop)
 			}
 			if bar := newProgressBar(c.errOut, logs); bar != nil {

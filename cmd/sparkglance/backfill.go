@@ -57,7 +57,7 @@ func (c *backfillCommand) run(ctx context.Context) error {
 			fmt.Fprintf(c.errOut, "sparkglance backfill: %s\n", p.String())
 		}
 	}, Parallel: *c.parallel, IncludeUnfinished: *c.unfinished}
-	reading, stopLimit := limitDirMemory()
+	reading, stopLimit := limitDirMemory(*c.parallel)
 	defer stopLimit()
 	opt.Reading = reading
 	// Written beside the target and renamed, so a failure leaves no

@@ -9,9 +9,10 @@ import (
 	"github.com/sparkglance/sparkglance/internal/testkit"
 )
 
-// A directory run's limit is sized by the logs in flight, each one's
-// budget plus its big zstd window (nds_q88 declares 128 MiB, nds_q72 8 MiB,
-// which needs nothing more); the collector runs at that limit (GOGC off)
+// A directory run's limit is sized by its workers' budgets, whether or not
+// each is reading a log at the moment, plus the big zstd windows of the
+// logs in flight (nds_q88 declares 128 MiB, nds_q72 8 MiB, which needs
+// nothing more); the collector runs at that limit (GOGC off)
 // unless the user set GOGC; stop puts back the limit and GOGC found; with
 // GOMEMLIMIT set nothing is touched.
 func TestLimitDirMemory(t *testing.T) {
@@ -32,15 +33,15 @@ func TestLimitDirMemory(t *testing.T) {
 	unsetenv(t, "GOGC")
 	const before = 1 << 40
 	debug.SetMemoryLimit(before)
-	reading, stop := limitDirMemory()
+	reading, stop := limitDirMemory(2)
 	if got := debug.SetGCPercent(-1); got != -1 {
 		t.Errorf("GOGC %d while reading a directory, want off", got)
 	}
-	if got := limit(); got != readBudget {
-		t.Errorf("limit %d MiB before any log is read, want one budget", got>>20)
+	if got := limit(); got != 2*readBudget {
+		t.Errorf("limit %d MiB before any log is read, want two workers' budgets", got>>20)
 	}
 	doneQ88 := reading(q88)
-	if got, want := limit(), int64(readBudget+128<<20)+windowHeadroom(128<<20); got != want {
+	if got, want := limit(), int64(2*readBudget+128<<20)+windowHeadroom(128<<20); got != want {
 		t.Errorf("limit %d MiB reading nds_q88, want %d MiB", got>>20, want>>20)
 	}
 	doneQ72 := reading(q72)
@@ -48,9 +49,23 @@ func TestLimitDirMemory(t *testing.T) {
 		t.Errorf("limit %d MiB reading nds_q88 and nds_q72, want %d MiB", got>>20, want>>20)
 	}
 	doneQ88()
-	if got := limit(); got != readBudget {
-		t.Errorf("limit %d MiB reading nds_q72 alone, want one budget", got>>20)
+	// A worker between two logs keeps its budget: the limit does not fall
+	// and rise again with each log.
+	if got := limit(); got != 2*readBudget {
+		t.Errorf("limit %d MiB reading nds_q72 alone, want two workers' budgets", got>>20)
 	}
+	doneQ72()
+	if got := limit(); got != 2*readBudget {
+		t.Errorf("limit %d MiB between logs, want two workers' budgets", got>>20)
+	}
+	doneQ72 = reading(q72)
+	doneQ88 = reading(q88)
+	done3 := reading(q72) // a third log in flight (more logs than workers) adds its budget
+	if got, want := limit(), int64(3*readBudget+128<<20)+windowHeadroom(128<<20); got != want {
+		t.Errorf("limit %d MiB with three logs in flight, want %d MiB", got>>20, want>>20)
+	}
+	done3()
+	doneQ88()
 	doneQ72()
 	stop()
 	if got := debug.SetGCPercent(100); got != 100 {
@@ -61,7 +76,7 @@ func TestLimitDirMemory(t *testing.T) {
 	}
 
 	t.Setenv("GOGC", "100")
-	_, stop = limitDirMemory()
+	_, stop = limitDirMemory(1)
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Errorf("GOGC %d with GOGC set by the user, want it left alone", got)
 	}
@@ -71,7 +86,7 @@ func TestLimitDirMemory(t *testing.T) {
 	stop()
 
 	t.Setenv("GOMEMLIMIT", "")
-	reading, stop = limitDirMemory()
+	reading, stop = limitDirMemory(0)
 	if reading != nil || limit() != before {
 		t.Errorf("with GOMEMLIMIT set: the limit changed to %d, or logs are counted", limit())
 	}
@@ -82,7 +97,7 @@ func TestLimitDirMemory(t *testing.T) {
 // backfill's reports), the limit follows it as one log's does.
 func TestDirMemoryLimitFollowsLiveHeap(t *testing.T) {
 	if got := dirMemoryLimit(0, 0, 1<<20); got != readBudget {
-		t.Errorf("limit %d MiB between two logs, want one budget", got>>20)
+		t.Errorf("limit %d MiB with no reader, want one budget", got>>20)
 	}
 	if got := dirMemoryLimit(2, 0, 40<<20); got != 2*readBudget {
 		t.Errorf("limit %d MiB for two logs keeping 40 MiB live, want two budgets", got>>20)

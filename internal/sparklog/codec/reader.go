@@ -28,6 +28,10 @@ type intoStepper interface {
 	stepInto(p []byte) (n int, boundary bool, err error)
 }
 
+// releaser is a stepper holding resources another Reader can use once its
+// stream has ended.
+type releaser interface{ release() }
+
 // maxCheckpoints bounds the boundaries a Reader remembers between two
 // Boundary calls; see Reader.
 const maxCheckpoints = 512
@@ -137,6 +141,9 @@ func (r *Reader) stepped(n int64, boundary bool, err error) {
 		r.queued = err
 	default:
 		r.final = err
+		if rel, ok := r.dec.(releaser); ok {
+			rel.release()
+		}
 	}
 }
 

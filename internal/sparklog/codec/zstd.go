@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"sync"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -18,7 +19,8 @@ const zstdMaxWindow = 128 << 20
 // its complete blocks and then ErrTruncated.
 type zstdDecoder struct {
 	src     *source
-	dec     *zstd.Decoder
+	dec     *zstd.Decoder // pooled.dec, from the first frame on
+	pooled  *pooledZstd
 	fr      frameReader
 	inFrame bool
 	next    error  // error that arrived together with data
@@ -26,6 +28,44 @@ type zstdDecoder struct {
 }
 
 func newZstdDecoder(s *source) (*zstdDecoder, error) {
+	return &zstdDecoder{src: s, fr: frameReader{src: s}}, nil
+}
+
+// zstdDecoders holds decoders that finished a stream, for the next one. A
+// decoder keeps its window (its history ring, window size plus two blocks)
+// from frame to frame; a new decoder allocates it again, and a fresh ring
+// of a reused heap span is zeroed first: over a directory of logs that was
+// 6% of the CPU, with the runtime returning the freed rings to the system
+// and faulting them in again (docs/performance.md, "Directories of real
+// logs"). A sync.Pool lets the collector drop them when unused. Decoders
+// that have held a big window (zstdBigWindow or more, up to 128 MiB) are
+// pooled apart and go only to frames of a big window: a small log taking
+// one would keep its ring alive for as long as small logs are read (serve
+// polls its live logs for ever).
+var zstdDecoders [2]sync.Pool
+
+// zstdBigWindow is the smallest window pooled as big.
+const zstdBigWindow = 16 << 20
+
+// zstdPool is the pool of decoders for frames of window.
+func zstdPool(window int64) *sync.Pool {
+	if window >= zstdBigWindow {
+		return &zstdDecoders[1]
+	}
+	return &zstdDecoders[0]
+}
+
+// pooledZstd is a decoder with the largest window it has decoded.
+type pooledZstd struct {
+	dec    *zstd.Decoder
+	window int64
+}
+
+// getZstd returns a decoder for a frame of window, pooled or new.
+func getZstd(window int64) (*pooledZstd, error) {
+	if p, ok := zstdPool(window).Get().(*pooledZstd); ok {
+		return p, nil
+	}
 	// Concurrency 1 decodes synchronously, block by block, with no goroutines.
 	dec, err := zstd.NewReader(nil,
 		zstd.WithDecoderConcurrency(1),
@@ -36,7 +76,22 @@ func newZstdDecoder(s *source) (*zstdDecoder, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &zstdDecoder{src: s, dec: dec, fr: frameReader{src: s}}, nil
+	return &pooledZstd{dec: dec}, nil
+}
+
+// release hands the decoder on once the stream has ended for good (the
+// Reader steps no more after a final error).
+func (d *zstdDecoder) release() {
+	p := d.pooled
+	if p == nil {
+		return
+	}
+	d.pooled, d.dec = nil, nil
+	// Reset(nil) drops the decoder's reference to this stream's source and
+	// keeps its buffers.
+	if p.dec.Reset(nil) == nil {
+		zstdPool(p.window).Put(p)
+	}
 }
 
 func (d *zstdDecoder) step() ([]byte, bool, error) {
@@ -95,6 +150,17 @@ func (d *zstdDecoder) startFrame() (int, bool, error) {
 		d.src.discard(1)
 		return d.resync(corrupt(Zstd, start, "no zstd frame magic"))
 	}
+	// The frame's window chooses the decoder (a header is at most 18 bytes).
+	head, _ := d.src.peek(18)
+	window := ZstdWindow(head)
+	if d.pooled == nil {
+		p, err := getZstd(window)
+		if err != nil {
+			return 0, false, err
+		}
+		d.pooled, d.dec = p, p.dec
+	}
+	d.pooled.window = max(d.pooled.window, window)
 	d.fr.reset(start)
 	if err := d.dec.Reset(&d.fr); err != nil {
 		return d.fail(err)
