@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/trace"
 	"strings"
 	"sync"
 
@@ -110,6 +111,8 @@ func (c *reportCommand) writeDir(ctx context.Context, dir string) error {
 	if err != nil || len(rows) == 0 {
 		return cmp.Or(err, status)
 	}
+	// The part after reading, for execution traces of directory runs.
+	defer trace.StartRegion(ctx, "report: index and comparisons").End()
 	// The index lists the pages earlier runs left in the directory too:
 	// replacing it with this run's pages only would hide them.
 	earlier, err := earlierPages(dir, rows, c.analyze.errOut)

@@ -20,8 +20,7 @@ func judgeRuns(docs []appdoc.Doc, o workload.Options) map[string][]workload.Judg
 	for i := range docs {
 		sums[i] = workload.Summarize(&docs[i].Report)
 	}
-	out, _ := workload.JudgeAll(sums, o, nil, nil) // nothing to load or use: no error
-	return out
+	return workload.JudgeAll(sums, o)
 }
 
 // addRegressionFindings appends each judged run's workload_regression

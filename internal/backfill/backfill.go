@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime/trace"
 	"slices"
 	"strconv"
 	"strings"
@@ -188,6 +189,8 @@ func WriteContext(ctx context.Context, w io.Writer, paths []string, opt Options)
 	if testAssembling != nil {
 		testAssembling()
 	}
+	// The part after reading, for execution traces of directory runs.
+	defer trace.StartRegion(ctx, "backfill: assemble").End()
 	apps := make([]*rendered, 0, len(latest))
 	for _, a := range latest {
 		apps = append(apps, a.rendered)

@@ -165,6 +165,12 @@ func (r *Result) Ratio(m Measure) (Change, bool) {
 // before it, finished or not, oldest first (the unfinished are skipped).
 func Evaluate(run *Summary, previous []Summary, o Options) Result {
 	done, finished := lastFinished(previous, o.runs())
+	return evaluate(run, done, finished, o)
+}
+
+// evaluate judges run against done, the last finished runs before it
+// (oldest first, at most o.runs()), of finished runs before it.
+func evaluate(run *Summary, done []Summary, finished int, o Options) Result {
 	res := Result{Workload: run.Workload, Run: run.ID(), Previous: finished, Ratios: []Change{}, Regressed: []Change{}, Explained: []Change{}, Why: []string{}}
 	if len(done) > 0 && done[len(done)-1].Detailed() && run.Detailed() {
 		c := Compare(&done[len(done)-1], run)

@@ -15,55 +15,87 @@ type Judged struct {
 
 // JudgeAll groups the runs by workload and judges each against the
 // runs of its workload that started before it; workloads of one run are
-// left out. Judged.Index is the index in sums. When sums leave the details
-// (properties, stages) out, load gives the run of an index with them: it
-// is called for each judged run and the earlier runs its judgement reads
-// (DetailsUsed), so they need not all be in memory at once. When
-// use is not nil, it gets each result instead of Judged.Result keeping
-// it (a result holds the runs' details it compared).
-func JudgeAll(sums []Summary, o Options, load func(i int) (Summary, error),
-	use func(i int, r *Result) error) (map[string][]Judged, error) {
+// left out. Judged.Index is the index in sums, whose details (properties,
+// stages) the judgements read.
+func JudgeAll(sums []Summary, o Options) map[string][]Judged {
+	plans := PlanJudgements(sums, o)
 	byKey := map[string][]Judged{}
-	for i := range sums {
-		byKey[sums[i].Workload] = append(byKey[sums[i].Workload], Judged{Index: i, Summary: sums[i]})
-	}
-	for key, runs := range byKey {
-		if len(runs) < 2 {
-			delete(byKey, key)
+	for i, j := range plans {
+		if j == nil {
 			continue
 		}
-		slices.SortStableFunc(runs, func(a, b Judged) int {
-			return cmp.Or(cmp.Compare(a.Summary.Start, b.Summary.Start), cmp.Compare(a.Summary.ID(), b.Summary.ID()))
-		})
-		ordered := make([]Summary, len(runs))
-		for i := range runs {
-			ordered[i] = runs[i].Summary
+		done := make([]Summary, len(j.Done))
+		for k, d := range j.Done {
+			done[k] = sums[d]
 		}
-		for i := range runs {
-			run, prev := ordered[i], ordered[:i]
-			var lent []int // of prev, lent their details for this run's judgement
-			if load != nil {
-				var err error
-				if run, err = load(runs[i].Index); err != nil {
-					return nil, err
-				}
-				for _, j := range DetailsUsed(prev, o) {
-					if prev[j], err = load(runs[j].Index); err != nil {
-						return nil, err
-					}
-					lent = append(lent, j)
-				}
+		byKey[sums[i].Workload] = append(byKey[sums[i].Workload], Judged{Index: i, Summary: sums[i], Result: j.Judge(&sums[i], done, o)})
+	}
+	for _, runs := range byKey {
+		slices.SortStableFunc(runs, func(a, b Judged) int { return startOrder(&a.Summary, &b.Summary) })
+	}
+	return byKey
+}
+
+// startOrder orders runs by start time, then id.
+func startOrder(a, b *Summary) int {
+	return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.ID(), b.ID()))
+}
+
+// A Judgement is what judging one run against the earlier runs of its
+// workload takes, planned from the runs' light summaries (no details)
+// before any run is judged: the runs can then be judged in any order, on
+// several goroutines, each loading only the details it reads.
+type Judgement struct {
+	// Done are the last finished runs of its workload that started
+	// before it, oldest first, at most the baseline's number: indices in
+	// the summaries planned.
+	Done []int
+	// Finished counts the runs of its workload that started before it
+	// and finished.
+	Finished int
+	// Details are the positions in Done of the runs whose details
+	// (properties, stages) the judgement reads (DetailsUsed); it reads
+	// the judged run's too.
+	Details []int
+}
+
+// PlanJudgements plans the judgement of each run of sums against the runs
+// of its workload that started before it (by start time, then id): nil
+// for a run whose workload has no other run among sums.
+func PlanJudgements(sums []Summary, o Options) []*Judgement {
+	byKey := map[string][]int{}
+	for i := range sums {
+		byKey[sums[i].Workload] = append(byKey[sums[i].Workload], i)
+	}
+	plans := make([]*Judgement, len(sums))
+	for _, runs := range byKey {
+		if len(runs) < 2 {
+			continue
+		}
+		slices.SortStableFunc(runs, func(a, b int) int { return startOrder(&sums[a], &sums[b]) })
+		var done []int // the last o.runs() finished runs so far
+		light := make([]Summary, 0, o.runs())
+		finished := 0
+		for _, i := range runs {
+			light = light[:0]
+			for _, d := range done {
+				light = append(light, sums[d])
 			}
-			res := Evaluate(&run, prev, o)
-			for _, j := range lent {
-				prev[j].Properties, prev[j].Stages = nil, nil
-			}
-			if use == nil {
-				runs[i].Result = res
-			} else if err := use(runs[i].Index, &res); err != nil {
-				return nil, err
+			plans[i] = &Judgement{Done: slices.Clone(done), Finished: finished, Details: DetailsUsed(light, o)}
+			if sums[i].Finished {
+				finished++
+				if len(done) == o.runs() {
+					done = slices.Delete(done, 0, 1)
+				}
+				done = append(done, i)
 			}
 		}
 	}
-	return byKey, nil
+	return plans
+}
+
+// Judge judges run as planned: done are the summaries of j.Done, in
+// order, with their details where j.Details says the judgement reads them.
+func (j *Judgement) Judge(run *Summary, done []Summary, o Options) Result {
+	return evaluate(run, done, j.Finished, o)
 }

@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"runtime/trace"
 
 	"github.com/sparkglance/sparkglance/internal/appdoc"
 	"github.com/sparkglance/sparkglance/internal/jsonindent"
@@ -65,6 +66,8 @@ func (w *Writer) Sink(ctx context.Context) *appdoc.Sink {
 // Close writes the documents the spool holds, with their workload
 // comparisons, and ends the array.
 func (w *Writer) Close() error {
+	// The part after reading, for execution traces of directory runs.
+	defer trace.StartRegion(context.Background(), "jsonout: judge and write").End()
 	if w.spool != nil {
 		if err := w.spool.writeTo(&w.out, w.o); err != nil {
 			return err

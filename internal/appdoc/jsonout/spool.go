@@ -7,8 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
+	"sync"
 
 	"github.com/sparkglance/sparkglance/internal/appdoc"
+	"github.com/sparkglance/sparkglance/internal/inorder"
 	"github.com/sparkglance/sparkglance/internal/workload"
 )
 
@@ -20,8 +23,10 @@ import (
 // runs is only known once every input is read. So the documents wait, each
 // encoded by the worker that read it, in a temporary file with each run's
 // details (properties, stages); memory keeps one small summary per run.
-// Once every input is read the runs are judged in start order and the
-// documents written in input order, each judged run's with its
+// Once every input is read the judgements are planned from the summaries
+// (each run against the runs of its workload that started before it), the
+// runs judged on every core and the documents written in input order,
+// each judged run's with its
 // workload_regression finding (when there is one) added to its findings
 // and a "workloadComparison" member added last: the bytes are those of
 // encoding the document with both (TestAnalyzeJSONWorkloadComparison).
@@ -95,12 +100,23 @@ func spoolDoc(ctx context.Context, doc appdoc.Doc) (spooledDoc, error) {
 	return spooledDoc{elem: elem, findings: section{int64(i + len(findingsKey)), int64(len(findings))}, summary: workload.Summarize(&doc.Report)}, nil
 }
 
+// bigSpooledDoc is the size of a spooled document that is read back by the
+// writer alone, one at a time, rather than by the workers judging.
+const bigSpooledDoc = 16 << 20
+
 // workloadSpool keeps the documents until every input is read.
 type workloadSpool struct {
 	f       *os.File
 	removed bool // the file is unlinked already
 	size    int64
 	runs    []spooledRun
+	// workers judge the runs once every input is read.
+	workers int
+	// detailsLimit bounds the runs whose details are kept decoded at once
+	// (0: a few more than a baseline's runs per worker).
+	detailsLimit int
+	// bigDoc is the size of a document the writer reads back itself.
+	bigDoc int64
 }
 
 type spooledRun struct {
@@ -124,7 +140,7 @@ func newWorkloadSpool() (*workloadSpool, error) {
 	// Unlinked at once where the system allows it (the file lives on
 	// while open): nothing is left behind however the command ends.
 	removed := os.Remove(f.Name()) == nil
-	return &workloadSpool{f: f, removed: removed}, nil
+	return &workloadSpool{f: f, removed: removed, workers: runtime.GOMAXPROCS(0), bigDoc: bigSpooledDoc}, nil
 }
 
 // add keeps one document.
@@ -193,58 +209,156 @@ func (s *workloadSpool) writeTo(out *jsonArrayWriter, o workload.Options) error 
 	return errors.Join(err, s.close())
 }
 
+// writeJudged judges the runs on s.workers goroutines, each judging a run,
+// encoding its comparison and splicing it into the run's document, and
+// writes the documents in the order they were added as they are done: the
+// bytes are those of judging and writing them one after the other, since a
+// judgement depends only on the runs read (planned first, from the light
+// summaries) and never on another judgement. A document of bigDoc bytes
+// or more is read back and spliced by the writer, one at a time: the
+// workers holding several at once could hold gigabytes.
 func (s *workloadSpool) writeJudged(out *jsonArrayWriter, o workload.Options) error {
 	sums := make([]workload.Summary, len(s.runs))
 	for i := range s.runs {
 		sums[i] = s.runs[i].summary
 	}
-	// Each result is encoded as soon as it is known and goes to the file
-	// too: a result holds the details of the runs it compared, its
-	// encoding some kilobytes, a thousand runs' tens of megabytes.
-	type spliced struct{ finding, comparison section }
-	splices := make([]*spliced, len(s.runs))
-	_, err := workload.JudgeAll(sums, o, s.load, func(i int, r *workload.Result) error {
-		sp, err := newComparisonSplice(r)
-		if err != nil {
-			return err
+	plans := workload.PlanJudgements(sums, o)
+	limit := s.detailsLimit
+	if limit == 0 {
+		limit = 2*(max(o.BaselineRuns, workload.DefaultBaselineRuns)+1) + 2*s.workers
+	}
+	details := newDetailsCache(s, plans, limit)
+	type done struct {
+		elem   []byte // nil: a big document, for the writer to read
+		splice *comparisonSplice
+		err    error
+	}
+	var failed error
+	inorder.Each(len(s.runs), s.workers, 2*s.workers, func(i int) (d done) {
+		if j := plans[i]; j != nil {
+			if d.splice, d.err = s.judge(i, j, details, o); d.err != nil {
+				return d
+			}
 		}
-		var at spliced
-		if at.finding, err = s.write(sp.finding); err != nil {
-			return err
+		if s.runs[i].elem.n < s.bigDoc {
+			d.elem, d.err = s.document(i, d.splice)
 		}
-		if at.comparison, err = s.write(sp.comparison); err != nil {
-			return err
+		return d
+	}, func(i int, d done) bool {
+		if d.err == nil && d.elem == nil {
+			d.elem, d.err = s.document(i, d.splice)
 		}
-		splices[i] = &at
-		return nil
+		if failed = d.err; failed == nil {
+			failed = out.add(d.elem)
+		}
+		return failed == nil
 	})
-	if err != nil {
-		return err
+	return failed
+}
+
+// document is run i's document, with its workload comparison spliced in
+// when it has one (sp not nil).
+func (s *workloadSpool) document(i int, sp *comparisonSplice) ([]byte, error) {
+	run := &s.runs[i]
+	elem, err := s.read(run.elem)
+	if err != nil || sp == nil {
+		return elem, err
 	}
-	for i, run := range s.runs {
-		elem, err := s.read(run.elem)
-		if err != nil {
-			return err
-		}
-		if at := splices[i]; at != nil {
-			var sp comparisonSplice
-			if sp.comparison, err = s.read(at.comparison); err != nil {
-				return err
-			}
-			if at.finding.n > 0 {
-				if sp.finding, err = s.read(at.finding); err != nil {
-					return err
-				}
-			}
-			if elem, err = withComparison(elem, run.findings, &sp); err != nil {
-				return err
-			}
-		}
-		if err := out.add(elem); err != nil {
-			return err
+	return withComparison(elem, run.findings, sp)
+}
+
+// judge judges run i as j plans and encodes its comparison.
+func (s *workloadSpool) judge(i int, j *workload.Judgement, details *detailsCache, o workload.Options) (*comparisonSplice, error) {
+	sum := s.runs[i].summary
+	if err := details.lend(i, &sum); err != nil {
+		return nil, err
+	}
+	done := make([]workload.Summary, len(j.Done))
+	for k, d := range j.Done {
+		done[k] = s.runs[d].summary
+	}
+	for _, k := range j.Details {
+		if err := details.lend(j.Done[k], &done[k]); err != nil {
+			return nil, err
 		}
 	}
-	return nil
+	res := j.Judge(&sum, done, o)
+	return newComparisonSplice(&res)
+}
+
+// detailsCache loads the runs' details for the judgements. A run's details
+// serve its own judgement and those of the later runs that compare with
+// it (the previous finished run, the baseline's closest): they are
+// decoded once, not for each judgement that reads them (40 decodings
+// instead of 79 for 40 copies of a log). A run's details are kept while
+// judgements are still to read them, at most limit runs' at once (the
+// least recently read go first and are decoded again if read again), so
+// memory holds a few runs' details, not every run's.
+type detailsCache struct {
+	s     *workloadSpool
+	limit int
+
+	mu   sync.Mutex
+	left []int32 // by run: the judgements still to read its details
+	kept map[int]*loadedDetails
+	tick uint64
+}
+
+type loadedDetails struct {
+	once     sync.Once
+	sum      workload.Summary // with the details
+	err      error
+	lastRead uint64 // detailsCache.tick when last read
+}
+
+func newDetailsCache(s *workloadSpool, plans []*workload.Judgement, limit int) *detailsCache {
+	c := &detailsCache{s: s, limit: limit, left: make([]int32, len(plans)), kept: map[int]*loadedDetails{}}
+	for i, j := range plans {
+		if j == nil {
+			continue
+		}
+		c.left[i]++
+		for _, k := range j.Details {
+			c.left[j.Done[k]]++
+		}
+	}
+	return c
+}
+
+// lend sets sum's details to run i's.
+func (c *detailsCache) lend(i int, sum *workload.Summary) error {
+	c.mu.Lock()
+	e := c.kept[i]
+	if e == nil {
+		e = &loadedDetails{}
+		if c.left[i] > 1 {
+			c.keep(i, e)
+		}
+	}
+	if c.left[i]--; c.left[i] <= 0 {
+		delete(c.kept, i)
+	}
+	c.tick++
+	e.lastRead = c.tick
+	c.mu.Unlock()
+	e.once.Do(func() { e.sum, e.err = c.s.load(i) })
+	sum.Properties, sum.Stages = e.sum.Properties, e.sum.Stages
+	return e.err
+}
+
+// keep keeps e as run i's, dropping the least recently read when full;
+// c.mu is held.
+func (c *detailsCache) keep(i int, e *loadedDetails) {
+	if len(c.kept) >= c.limit {
+		oldest := -1
+		for k, v := range c.kept {
+			if oldest < 0 || v.lastRead < c.kept[oldest].lastRead {
+				oldest = k
+			}
+		}
+		delete(c.kept, oldest)
+	}
+	c.kept[i] = e
 }
 
 // close closes and removes the file.
