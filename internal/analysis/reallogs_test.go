@@ -36,18 +36,21 @@ func TestRealLogs(t *testing.T) {
 		if testing.Short() && strings.Contains(name, "nds_q88") {
 			continue
 		}
-		t.Run(name, func(t *testing.T) {
-			for _, stageMode := range []bool{false, true} {
-				checkConservation(t, path, stageMode)
-			}
-		})
+		t.Run(name, func(t *testing.T) { checkConservation(t, path) })
 	}
 }
 
-func checkConservation(t *testing.T, path string, stageMode bool) {
-	cfg := DefaultConfig()
-	cfg.StageBorders = stageMode
-	a := New(cfg)
+// checkConservation checks both interval modes (fixed width, stage
+// borders) on one read of the log: each event is added to an analysis of
+// each mode, so the log is decoded once, not once per mode.
+func checkConservation(t *testing.T, path string) {
+	modes := []bool{false, true}
+	apps := make([]*App, len(modes))
+	for m, stageMode := range modes {
+		cfg := DefaultConfig()
+		cfg.StageBorders = stageMode
+		apps[m] = New(cfg)
+	}
 	var s taskSums
 	type life struct {
 		cores    int
@@ -59,7 +62,9 @@ func checkConservation(t *testing.T, path string, stageMode bool) {
 	rc := openLog(t, path)
 	defer rc.Close()
 	bad := eachEvent(t, rc, func(ev sparkevent.Event) {
-		a.Add(ev)
+		for _, a := range apps {
+			a.Add(ev)
+		}
 		switch e := ev.(type) {
 		case *sparkevent.TaskEnd:
 			if e.Reason.Reason == "Resubmitted" || e.Task.LaunchTime <= 0 || e.Task.FinishTime-e.Task.LaunchTime > maxTaskSpanMs {
@@ -90,40 +95,42 @@ func checkConservation(t *testing.T, path string, stageMode bool) {
 	if bad > 0 && !strings.Contains(path, "malformed") {
 		t.Errorf("%d lines failed to decode", bad)
 	}
-	r := a.Report()
-	if _, err := json.Marshal(r); err != nil {
-		t.Fatalf("marshal: %v", err)
-	}
-	var got taskSums
-	var avail float64
-	for i, iv := range r.Intervals {
-		got.cpu += iv.CPUSeconds
-		got.serde += iv.SerdeSeconds
-		got.shuffle += iv.ShuffleSeconds
-		got.gc += iv.GCSeconds
-		got.task += iv.TaskSeconds
-		avail += iv.AvailableCoreSeconds
-		if iv.End < iv.Start || (i > 0 && iv.Start != r.Intervals[i-1].End) {
-			t.Errorf("interval %d [%d, %d) does not follow [%d, %d)", i, iv.Start, iv.End, r.Intervals[i-1].Start, r.Intervals[i-1].End)
-			break
+	for m, stageMode := range modes {
+		r := apps[m].Report()
+		if _, err := json.Marshal(r); err != nil {
+			t.Fatalf("marshal: %v", err)
 		}
-	}
-	for _, c := range [][3]any{{"cpu", got.cpu, s.cpu}, {"serde", got.serde, s.serde}, {"shuffle", got.shuffle, s.shuffle}, {"gc", got.gc, s.gc}, {"task", got.task, s.task}} {
-		if !near(c[1].(float64), c[2].(float64)) {
-			t.Errorf("stages=%v %s: Σ intervals %.12g, Σ tasks %.12g", stageMode, c[0], c[1], c[2])
+		var got taskSums
+		var avail float64
+		for i, iv := range r.Intervals {
+			got.cpu += iv.CPUSeconds
+			got.serde += iv.SerdeSeconds
+			got.shuffle += iv.ShuffleSeconds
+			got.gc += iv.GCSeconds
+			got.task += iv.TaskSeconds
+			avail += iv.AvailableCoreSeconds
+			if iv.End < iv.Start || (i > 0 && iv.Start != r.Intervals[i-1].End) {
+				t.Errorf("interval %d [%d, %d) does not follow [%d, %d)", i, iv.Start, iv.End, r.Intervals[i-1].Start, r.Intervals[i-1].End)
+				break
+			}
 		}
-	}
-	var want float64
-	for _, l := range lives {
-		if l.open {
-			l.to = max(r.End, l.from)
+		for _, c := range [][3]any{{"cpu", got.cpu, s.cpu}, {"serde", got.serde, s.serde}, {"shuffle", got.shuffle, s.shuffle}, {"gc", got.gc, s.gc}, {"task", got.task, s.task}} {
+			if !near(c[1].(float64), c[2].(float64)) {
+				t.Errorf("stages=%v %s: Σ intervals %.12g, Σ tasks %.12g", stageMode, c[0], c[1], c[2])
+			}
 		}
-		want += float64(l.cores) * float64(l.to-l.from) / 1e3
-	}
-	if r.LocalCores > 0 {
-		want += float64(r.LocalCores) * float64(r.End-r.Start) / 1e3
-	}
-	if !near(avail, want) {
-		t.Errorf("stages=%v available core seconds: Σ intervals %.12g, Σ cores × life %.12g", stageMode, avail, want)
+		var want float64
+		for _, l := range lives {
+			if l.open {
+				l.to = max(r.End, l.from)
+			}
+			want += float64(l.cores) * float64(l.to-l.from) / 1e3
+		}
+		if r.LocalCores > 0 {
+			want += float64(r.LocalCores) * float64(r.End-r.Start) / 1e3
+		}
+		if !near(avail, want) {
+			t.Errorf("stages=%v available core seconds: Σ intervals %.12g, Σ cores × life %.12g", stageMode, avail, want)
+		}
 	}
 }
