@@ -5,6 +5,7 @@ import (
 	"math"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
@@ -40,36 +41,64 @@ func TestRealLogs(t *testing.T) {
 	}
 }
 
-// checkConservation checks both interval modes (fixed width, stage
-// borders) on one read of the log: each event is added to an analysis of
-// each mode, so the log is decoded once, not once per mode.
-func checkConservation(t *testing.T, path string) {
-	modes := []bool{false, true}
-	apps := make([]*App, len(modes))
-	for m, stageMode := range modes {
+// executorLife is an executor's cores and life, from the events.
+type executorLife struct {
+	cores    int
+	from, to int64
+	open     bool
+}
+
+// realLogRun is one read of a real log: the reports of both interval
+// modes and what TestRealLogs and TestWhatIfRealLogsReplayToday check
+// them against, all taken from the same events.
+type realLogRun struct {
+	reports [2]Report // fixed-width intervals (DefaultConfig), stage borders
+	bad     int       // lines that failed to decode
+	sums    taskSums
+	lives   []executorLife
+	whatIf  whatIfEvents
+}
+
+// realLogRuns holds each real log's run once read: decoding is most of
+// those tests' time under -race, so a log is decoded once per test binary,
+// by whichever of them needs it first, not once per test and mode.
+var realLogRuns = struct {
+	sync.Mutex
+	m map[string]*realLogRun
+}{m: map[string]*realLogRun{}}
+
+// readRealLog reads the log at path once, adding each event to an analysis
+// of each interval mode and to the independent sums; a read that failed
+// the test is not kept.
+func readRealLog(t *testing.T, path string) *realLogRun {
+	t.Helper()
+	realLogRuns.Lock()
+	run := realLogRuns.m[path]
+	realLogRuns.Unlock()
+	if run != nil {
+		return run
+	}
+	run = &realLogRun{whatIf: whatIfEvents{spans: map[stageKey]*launches{}}}
+	var apps [2]*App
+	for m := range apps {
 		cfg := DefaultConfig()
-		cfg.StageBorders = stageMode
+		cfg.StageBorders = m == 1
 		apps[m] = New(cfg)
 	}
-	var s taskSums
-	type life struct {
-		cores    int
-		from, to int64
-		open     bool
-	}
-	var lives []life
 	open := map[string]int{}
 	rc := openLog(t, path)
 	defer rc.Close()
-	bad := eachEvent(t, rc, func(ev sparkevent.Event) {
+	run.bad = eachEvent(t, rc, func(ev sparkevent.Event) {
 		for _, a := range apps {
 			a.Add(ev)
 		}
+		run.whatIf.add(ev)
 		switch e := ev.(type) {
 		case *sparkevent.TaskEnd:
 			if e.Reason.Reason == "Resubmitted" || e.Task.LaunchTime <= 0 || e.Task.FinishTime-e.Task.LaunchTime > maxTaskSpanMs {
 				return
 			}
+			s := &run.sums
 			if e.Task.FinishTime > e.Task.LaunchTime {
 				s.task += float64(e.Task.FinishTime-e.Task.LaunchTime) / 1e3
 			}
@@ -81,22 +110,39 @@ func checkConservation(t *testing.T, path string) {
 			}
 		case *sparkevent.ExecutorAdded:
 			if i, ok := open[e.ExecutorID]; ok {
-				lives[i].to, lives[i].open = e.Timestamp, false
+				run.lives[i].to, run.lives[i].open = e.Timestamp, false
 			}
-			open[e.ExecutorID] = len(lives)
-			lives = append(lives, life{cores: e.TotalCores, from: e.Timestamp, open: true})
+			open[e.ExecutorID] = len(run.lives)
+			run.lives = append(run.lives, executorLife{cores: e.TotalCores, from: e.Timestamp, open: true})
 		case *sparkevent.ExecutorRemoved:
 			if i, ok := open[e.ExecutorID]; ok {
-				lives[i].to, lives[i].open = e.Timestamp, false
+				run.lives[i].to, run.lives[i].open = e.Timestamp, false
 				delete(open, e.ExecutorID)
 			}
 		}
 	})
-	if bad > 0 && !strings.Contains(path, "malformed") {
-		t.Errorf("%d lines failed to decode", bad)
+	for m, a := range apps {
+		run.reports[m] = a.Report()
 	}
+	if !t.Failed() {
+		realLogRuns.Lock()
+		realLogRuns.m[path] = run
+		realLogRuns.Unlock()
+	}
+	return run
+}
+
+// checkConservation checks both interval modes (fixed width, stage
+// borders) of one read of the log.
+func checkConservation(t *testing.T, path string) {
+	run := readRealLog(t, path)
+	s, lives := run.sums, run.lives
+	if run.bad > 0 && !strings.Contains(path, "malformed") {
+		t.Errorf("%d lines failed to decode", run.bad)
+	}
+	modes := []bool{false, true}
 	for m, stageMode := range modes {
-		r := apps[m].Report()
+		r := run.reports[m]
 		if _, err := json.Marshal(r); err != nil {
 			t.Fatalf("marshal: %v", err)
 		}
