@@ -15,6 +15,7 @@ import (
 // A real Prometheus scrapes the exporter over the real logs plus a live
 // simulated one; its query API returns the values of independent analyses.
 func TestPrometheusScrapesRealAndLiveLogs(t *testing.T) {
+	t.Parallel() // waits on Prometheus or the OTLP pushes far more than it computes
 	dir, names := mainSetLogs(t)
 	base, _ := startExporter(t, testConfig(dir))
 	prom := promtest.StartScraping(t, strings.TrimPrefix(base, "http://"))

@@ -33,6 +33,10 @@ func TestExecutorSeriesMatchAnalyzeJSON(t *testing.T) {
 				t.Skipf("%d logs (%v): one application per case", len(found), err)
 			}
 			r := referenceReport(t, path, 10*time.Second)
+			// Only appId and the executors are read back: the efficiency
+			// chart's bars (777,600 of them on the 90-day log) are left out
+			// of the round trip, which cost most of this test under -race.
+			r.Intervals = nil
 			js, err := json.Marshal(r)
 			if err != nil {
 				t.Fatal(err)

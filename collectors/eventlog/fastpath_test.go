@@ -64,6 +64,14 @@ func TestTextFastPathEqualsRegistryPath(t *testing.T) {
 	}
 	w := startWatcher(t, testConfig(dir))
 	waitReady(t, w)
+	// The live application's first view holds its settled counters at 0
+	// (born at 0: trackedApp.publish); the next view, published as soon as
+	// the throttle allows, shows them. The two paths are compared once that
+	// one is out, not across it.
+	waitFor(t, 30*time.Second, "the live application's settled counters", func() bool {
+		v, _ := series(gather(t, w), "spark_app_settled_core_seconds_total", map[string]string{"app_id": cfg.AppID})
+		return v > 0
+	})
 
 	cat := exporter.NewCatalog()
 	cat.Register(CollectorName, true, func(*slog.Logger) (exporter.Collector, error) { return exporter.FromFamilies(w), nil })

@@ -19,6 +19,7 @@ import (
 // The OpenTelemetry Collector's own OTLP receiver, in process, gets over
 // gRPC and over HTTP exactly the spark_* series a scrape shows.
 func TestOTLPReceiverGetsScrapedSeries(t *testing.T) {
+	t.Parallel() // waits on Prometheus or the OTLP pushes far more than it computes
 	for _, protocol := range []string{"grpc", "http/protobuf"} {
 		t.Run(strings.ReplaceAll(protocol, "/", "_"), func(t *testing.T) {
 			dir, _ := mainSetLogs(t)

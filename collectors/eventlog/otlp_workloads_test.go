@@ -14,6 +14,7 @@ import (
 // latest finished one judged against a baseline), the runs counted, the
 // ratios, regression flags and baselines of the latest finished run.
 func TestOTLPCarriesWorkloadSeries(t *testing.T) {
+	t.Parallel() // waits on Prometheus or the OTLP pushes far more than it computes
 	paths := writeWorkloadRuns(t, 8)
 	rcv := exportertest.StartOTLPReceiver(t, "http/protobuf")
 	base, w := startExporter(t, testConfig(filepath.Dir(paths[0])),

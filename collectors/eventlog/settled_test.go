@@ -26,6 +26,7 @@ import (
 // 250 ms, and an interval is 20 s of the log's time at 10× real time, so
 // the first interval settles at least 2 s after the application appears.
 func TestSettledCountersExactUnderPrometheus(t *testing.T) {
+	t.Parallel() // waits on Prometheus or the OTLP pushes far more than it computes
 	const scrapeEvery, speed = 250 * time.Millisecond, 10
 	dir := t.TempDir()
 	cfg := testConfig(dir)

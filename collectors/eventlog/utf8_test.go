@@ -111,6 +111,7 @@ func TestInvalidUTF8AppNameOnBothPaths(t *testing.T) {
 // A real Prometheus accepts the scrape of an exporter following a log
 // whose application name holds a raw 0xFF byte, and sees every application.
 func TestPrometheusScrapesInvalidUTF8AppName(t *testing.T) {
+	t.Parallel() // waits on Prometheus or the OTLP pushes far more than it computes
 	dir := t.TempDir()
 	writeSimulatedLog(t, dir, "app-20261130090000-0001", false)
 	writeSimulatedLog(t, dir, "app-20261130090000-0002", true, "name of app-20261130090000-0002", "bad\xffname")

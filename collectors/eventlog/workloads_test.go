@@ -150,6 +150,7 @@ func TestWorkloadsBounded(t *testing.T) {
 // and spark_workload_regression is 1 (on wall time, core-hours and cost)
 // while the regressed run is the latest, and 0 for every other run.
 func TestPrometheusSeesWorkloadRegression(t *testing.T) {
+	t.Parallel() // waits on Prometheus or the OTLP pushes far more than it computes
 	const n = 10
 	paths := writeWorkloadRuns(t, n)
 	dir := t.TempDir()

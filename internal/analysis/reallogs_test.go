@@ -5,6 +5,7 @@ import (
 	"math"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/sparkglance/sparkglance/internal/sparklog/sparkevent"
@@ -36,35 +37,68 @@ func TestRealLogs(t *testing.T) {
 		if testing.Short() && strings.Contains(name, "nds_q88") {
 			continue
 		}
-		t.Run(name, func(t *testing.T) {
-			for _, stageMode := range []bool{false, true} {
-				checkConservation(t, path, stageMode)
-			}
-		})
+		t.Run(name, func(t *testing.T) { checkConservation(t, path) })
 	}
 }
 
-func checkConservation(t *testing.T, path string, stageMode bool) {
-	cfg := DefaultConfig()
-	cfg.StageBorders = stageMode
-	a := New(cfg)
-	var s taskSums
-	type life struct {
-		cores    int
-		from, to int64
-		open     bool
+// executorLife is an executor's cores and life, from the events.
+type executorLife struct {
+	cores    int
+	from, to int64
+	open     bool
+}
+
+// realLogRun is one read of a real log: the reports of both interval
+// modes and what TestRealLogs and TestWhatIfRealLogsReplayToday check
+// them against, all taken from the same events.
+type realLogRun struct {
+	reports [2]Report // fixed-width intervals (DefaultConfig), stage borders
+	bad     int       // lines that failed to decode
+	sums    taskSums
+	lives   []executorLife
+	whatIf  whatIfEvents
+}
+
+// realLogRuns holds each real log's run once read: decoding is most of
+// those tests' time under -race, so a log is decoded once per test binary,
+// by whichever of them needs it first, not once per test and mode.
+var realLogRuns = struct {
+	sync.Mutex
+	m map[string]*realLogRun
+}{m: map[string]*realLogRun{}}
+
+// readRealLog reads the log at path once, adding each event to an analysis
+// of each interval mode and to the independent sums; a read that failed
+// the test is not kept.
+func readRealLog(t *testing.T, path string) *realLogRun {
+	t.Helper()
+	realLogRuns.Lock()
+	run := realLogRuns.m[path]
+	realLogRuns.Unlock()
+	if run != nil {
+		return run
 	}
-	var lives []life
+	run = &realLogRun{whatIf: whatIfEvents{spans: map[stageKey]*launches{}}}
+	var apps [2]*App
+	for m := range apps {
+		cfg := DefaultConfig()
+		cfg.StageBorders = m == 1
+		apps[m] = New(cfg)
+	}
 	open := map[string]int{}
 	rc := openLog(t, path)
 	defer rc.Close()
-	bad := eachEvent(t, rc, func(ev sparkevent.Event) {
-		a.Add(ev)
+	run.bad = eachEvent(t, rc, func(ev sparkevent.Event) {
+		for _, a := range apps {
+			a.Add(ev)
+		}
+		run.whatIf.add(ev)
 		switch e := ev.(type) {
 		case *sparkevent.TaskEnd:
 			if e.Reason.Reason == "Resubmitted" || e.Task.LaunchTime <= 0 || e.Task.FinishTime-e.Task.LaunchTime > maxTaskSpanMs {
 				return
 			}
+			s := &run.sums
 			if e.Task.FinishTime > e.Task.LaunchTime {
 				s.task += float64(e.Task.FinishTime-e.Task.LaunchTime) / 1e3
 			}
@@ -76,54 +110,73 @@ func checkConservation(t *testing.T, path string, stageMode bool) {
 			}
 		case *sparkevent.ExecutorAdded:
 			if i, ok := open[e.ExecutorID]; ok {
-				lives[i].to, lives[i].open = e.Timestamp, false
+				run.lives[i].to, run.lives[i].open = e.Timestamp, false
 			}
-			open[e.ExecutorID] = len(lives)
-			lives = append(lives, life{cores: e.TotalCores, from: e.Timestamp, open: true})
+			open[e.ExecutorID] = len(run.lives)
+			run.lives = append(run.lives, executorLife{cores: e.TotalCores, from: e.Timestamp, open: true})
 		case *sparkevent.ExecutorRemoved:
 			if i, ok := open[e.ExecutorID]; ok {
-				lives[i].to, lives[i].open = e.Timestamp, false
+				run.lives[i].to, run.lives[i].open = e.Timestamp, false
 				delete(open, e.ExecutorID)
 			}
 		}
 	})
-	if bad > 0 && !strings.Contains(path, "malformed") {
-		t.Errorf("%d lines failed to decode", bad)
+	for m, a := range apps {
+		run.reports[m] = a.Report()
 	}
-	r := a.Report()
-	if _, err := json.Marshal(r); err != nil {
-		t.Fatalf("marshal: %v", err)
+	if !t.Failed() {
+		realLogRuns.Lock()
+		realLogRuns.m[path] = run
+		realLogRuns.Unlock()
 	}
-	var got taskSums
-	var avail float64
-	for i, iv := range r.Intervals {
-		got.cpu += iv.CPUSeconds
-		got.serde += iv.SerdeSeconds
-		got.shuffle += iv.ShuffleSeconds
-		got.gc += iv.GCSeconds
-		got.task += iv.TaskSeconds
-		avail += iv.AvailableCoreSeconds
-		if iv.End < iv.Start || (i > 0 && iv.Start != r.Intervals[i-1].End) {
-			t.Errorf("interval %d [%d, %d) does not follow [%d, %d)", i, iv.Start, iv.End, r.Intervals[i-1].Start, r.Intervals[i-1].End)
-			break
+	return run
+}
+
+// checkConservation checks both interval modes (fixed width, stage
+// borders) of one read of the log.
+func checkConservation(t *testing.T, path string) {
+	run := readRealLog(t, path)
+	s, lives := run.sums, run.lives
+	if run.bad > 0 && !strings.Contains(path, "malformed") {
+		t.Errorf("%d lines failed to decode", run.bad)
+	}
+	modes := []bool{false, true}
+	for m, stageMode := range modes {
+		r := run.reports[m]
+		if _, err := json.Marshal(r); err != nil {
+			t.Fatalf("marshal: %v", err)
 		}
-	}
-	for _, c := range [][3]any{{"cpu", got.cpu, s.cpu}, {"serde", got.serde, s.serde}, {"shuffle", got.shuffle, s.shuffle}, {"gc", got.gc, s.gc}, {"task", got.task, s.task}} {
-		if !near(c[1].(float64), c[2].(float64)) {
-			t.Errorf("stages=%v %s: Σ intervals %.12g, Σ tasks %.12g", stageMode, c[0], c[1], c[2])
+		var got taskSums
+		var avail float64
+		for i, iv := range r.Intervals {
+			got.cpu += iv.CPUSeconds
+			got.serde += iv.SerdeSeconds
+			got.shuffle += iv.ShuffleSeconds
+			got.gc += iv.GCSeconds
+			got.task += iv.TaskSeconds
+			avail += iv.AvailableCoreSeconds
+			if iv.End < iv.Start || (i > 0 && iv.Start != r.Intervals[i-1].End) {
+				t.Errorf("interval %d [%d, %d) does not follow [%d, %d)", i, iv.Start, iv.End, r.Intervals[i-1].Start, r.Intervals[i-1].End)
+				break
+			}
 		}
-	}
-	var want float64
-	for _, l := range lives {
-		if l.open {
-			l.to = max(r.End, l.from)
+		for _, c := range [][3]any{{"cpu", got.cpu, s.cpu}, {"serde", got.serde, s.serde}, {"shuffle", got.shuffle, s.shuffle}, {"gc", got.gc, s.gc}, {"task", got.task, s.task}} {
+			if !near(c[1].(float64), c[2].(float64)) {
+				t.Errorf("stages=%v %s: Σ intervals %.12g, Σ tasks %.12g", stageMode, c[0], c[1], c[2])
+			}
 		}
-		want += float64(l.cores) * float64(l.to-l.from) / 1e3
-	}
-	if r.LocalCores > 0 {
-		want += float64(r.LocalCores) * float64(r.End-r.Start) / 1e3
-	}
-	if !near(avail, want) {
-		t.Errorf("stages=%v available core seconds: Σ intervals %.12g, Σ cores × life %.12g", stageMode, avail, want)
+		var want float64
+		for _, l := range lives {
+			if l.open {
+				l.to = max(r.End, l.from)
+			}
+			want += float64(l.cores) * float64(l.to-l.from) / 1e3
+		}
+		if r.LocalCores > 0 {
+			want += float64(r.LocalCores) * float64(r.End-r.Start) / 1e3
+		}
+		if !near(avail, want) {
+			t.Errorf("stages=%v available core seconds: Σ intervals %.12g, Σ cores × life %.12g", stageMode, avail, want)
+		}
 	}
 }

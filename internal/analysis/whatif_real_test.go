@@ -32,46 +32,55 @@ type sweepPoint struct {
 	running, alive, windows int
 }
 
+// whatIfEvents are what factsOf takes from a log's events.
+type whatIfEvents struct {
+	hasAppStart      bool
+	points           []sweepPoint
+	spans            map[stageKey]*launches
+	durations, timed int64
+}
+
+type launches struct{ first, last int64 }
+
+func (x *whatIfEvents) add(ev sparkevent.Event) {
+	switch e := ev.(type) {
+	case *sparkevent.ApplicationStart:
+		x.hasAppStart = true
+	case *sparkevent.ExecutorAdded:
+		if e.ExecutorID != "driver" {
+			x.points = append(x.points, sweepPoint{t: e.Timestamp, alive: 1})
+		}
+	case *sparkevent.ExecutorRemoved:
+		if e.ExecutorID != "driver" {
+			x.points = append(x.points, sweepPoint{t: e.Timestamp, alive: -1})
+		}
+	case *sparkevent.TaskEnd:
+		ti := &e.Task
+		if e.Reason.Reason == "Resubmitted" || ti.LaunchTime <= 0 || ti.FinishTime < ti.LaunchTime {
+			return
+		}
+		x.durations += ti.FinishTime - ti.LaunchTime
+		x.timed++
+		x.points = append(x.points, sweepPoint{t: ti.LaunchTime, running: 1}, sweepPoint{t: ti.FinishTime, running: -1})
+		k := stageKey{e.StageID, e.StageAttemptID}
+		if l := x.spans[k]; l == nil {
+			x.spans[k] = &launches{ti.LaunchTime, ti.LaunchTime}
+		} else {
+			l.first, l.last = min(l.first, ti.LaunchTime), max(l.last, ti.LaunchTime)
+		}
+	}
+}
+
+// factsOf is the default analysis of the log at path and its run facts,
+// from the read TestRealLogs shares (readRealLog).
 func factsOf(t *testing.T, path string) (Report, runFacts) {
 	t.Helper()
-	a := New(DefaultConfig())
-	var f runFacts
-	var points []sweepPoint
-	type launches struct{ first, last int64 }
-	spans := map[stageKey]*launches{}
-	var durations, timed int64
-	rc := openLog(t, path)
-	defer rc.Close()
-	eachEvent(t, rc, func(ev sparkevent.Event) {
-		a.Add(ev)
-		switch e := ev.(type) {
-		case *sparkevent.ApplicationStart:
-			f.hasAppStart = true
-		case *sparkevent.ExecutorAdded:
-			if e.ExecutorID != "driver" {
-				points = append(points, sweepPoint{t: e.Timestamp, alive: 1})
-			}
-		case *sparkevent.ExecutorRemoved:
-			if e.ExecutorID != "driver" {
-				points = append(points, sweepPoint{t: e.Timestamp, alive: -1})
-			}
-		case *sparkevent.TaskEnd:
-			ti := &e.Task
-			if e.Reason.Reason == "Resubmitted" || ti.LaunchTime <= 0 || ti.FinishTime < ti.LaunchTime {
-				return
-			}
-			durations += ti.FinishTime - ti.LaunchTime
-			timed++
-			points = append(points, sweepPoint{t: ti.LaunchTime, running: 1}, sweepPoint{t: ti.FinishTime, running: -1})
-			k := stageKey{e.StageID, e.StageAttemptID}
-			if l := spans[k]; l == nil {
-				spans[k] = &launches{ti.LaunchTime, ti.LaunchTime}
-			} else {
-				l.first, l.last = min(l.first, ti.LaunchTime), max(l.last, ti.LaunchTime)
-			}
-		}
-	})
-	r := a.Report()
+	run := readRealLog(t, path)
+	x := run.whatIf
+	f := runFacts{hasAppStart: x.hasAppStart}
+	durations, timed, spans := x.durations, x.timed, x.spans
+	points := slices.Clone(x.points) // sorted below; the shared read stays as read
+	r := run.reports[0]
 	f.tasks = r.Totals.Tasks
 	if timed > 0 {
 		f.meanTaskMs = float64(durations) / float64(timed)

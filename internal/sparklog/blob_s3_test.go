@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/sparkglance/sparkglance/internal/sparklog/objstore"
@@ -164,7 +165,7 @@ func compareStoreTree(t *testing.T, store objstoretest.Store, root string, dirs 
 			continue
 		}
 		for i := range local {
-			want := readDigest(t, local[i], dir)
+			want := diskDigest(t, local[i], dir)
 			got := readDigest(t, remote[i], store.Ref(prefix))
 			if got != want {
 				t.Errorf("%s: the store reads\n%s\nwant (disk)\n%s", rel, got, want)
@@ -175,6 +176,22 @@ func compareStoreTree(t *testing.T, store objstoretest.Store, root string, dirs 
 	if logs < minLogs {
 		t.Errorf("only %d logs compared, want at least %d", logs, minLogs)
 	}
+}
+
+// diskDigests holds the digests of the sample's logs read from disk, the
+// same for every store (S3, GCS, Azure): read once, not once per store.
+var diskDigests sync.Map // root + log key -> digest
+
+// diskDigest is readDigest of a log on disk, read once per test binary.
+func diskDigest(t *testing.T, l Log, root string) string {
+	t.Helper()
+	key := root + "\x00" + l.Key
+	if d, ok := diskDigests.Load(key); ok {
+		return d.(string)
+	}
+	d := readDigest(t, l, root)
+	diskDigests.Store(key, d)
+	return d
 }
 
 // Reading a big object streams it: the bytes read in one Poll are those of

@@ -72,52 +72,90 @@ func compareReads(t *testing.T, log Log, opts Options) (ahead int64, st Stats) {
 // read must give.
 func compareReadsWith(t *testing.T, log Log, seqOpts, opts Options, want func(sparkevent.Event)) (ahead int64, st Stats) {
 	t.Helper()
+	aheads, stats := compareReadsWithAll(t, log, seqOpts, []Options{opts}, want)
+	return aheads[0], stats[0]
+}
+
+// compareReadsWithAll is compareReadsWith against several reads at once,
+// each with its options, all compared with one sequential read (made of
+// its events by want once, for all of them).
+func compareReadsWithAll(t *testing.T, log Log, seqOpts Options, opts []Options, want func(sparkevent.Event)) (aheads []int64, stats []Stats) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	type result struct {
 		st  Stats
 		err error
 	}
-	seqCh, parCh := make(chan readItem, 64), make(chan readItem, 64)
-	seqRes, parRes := make(chan result, 1), make(chan result, 1)
+	seqCh, seqRes := make(chan readItem, 64), make(chan result, 1)
 	var seqAhead int64
 	go func() { st, err := streamRead(ctx, log, seqOpts, seqCh, &seqAhead); seqRes <- result{st, err} }()
-	go func() { st, err := streamRead(ctx, log, opts, parCh, &ahead); parRes <- result{st, err} }()
+	aheads, stats = make([]int64, len(opts)), make([]Stats, len(opts))
+	parChs, parRes := make([]chan readItem, len(opts)), make([]chan result, len(opts))
+	for i, o := range opts {
+		parChs[i], parRes[i] = make(chan readItem, 64), make(chan result, 1)
+		go func() { st, err := streamRead(ctx, log, o, parChs[i], &aheads[i]); parRes[i] <- result{st, err} }()
+	}
+	which := func(i int) string {
+		if len(opts) == 1 {
+			return ""
+		}
+		return fmt.Sprintf(" (read %d of %d, %d workers)", i+1, len(opts), opts[i].workers)
+	}
+	bs, boks := make([]readItem, len(opts)), make([]bool, len(opts))
 	n := 0
+compare:
 	for {
 		a, aok := <-seqCh
-		b, bok := <-parCh
-		if !aok || !bok {
-			if aok != bok {
-				t.Errorf("%s: sequential read ended: %v, parallel: %v, after %d items", log.Path, !aok, !bok, n)
+		ended := !aok
+		for i, ch := range parChs {
+			bs[i], boks[i] = <-ch
+			ended = ended || !boks[i]
+		}
+		if ended {
+			for i := range opts {
+				if aok != boks[i] {
+					t.Errorf("%s: sequential read ended: %v, parallel: %v, after %d items%s", log.Path, !aok, !boks[i], n, which(i))
+				}
 			}
 			break
 		}
 		if want != nil && a.ev != nil {
 			want(a.ev)
 		}
-		if d := diffItems(a, b); d != "" {
-			t.Errorf("%s: item %d differs: %s", log.Path, n, d)
-			break
+		for i := range opts {
+			if d := diffItems(a, bs[i]); d != "" {
+				t.Errorf("%s: item %d differs%s: %s", log.Path, n, which(i), d)
+				break compare
+			}
 		}
 		n++
 	}
 	cancel()
 	for range seqCh {
 	}
-	for range parCh {
+	for _, ch := range parChs {
+		for range ch {
+		}
 	}
-	s, p := <-seqRes, <-parRes
+	s := <-seqRes
+	ps := make([]result, len(opts))
+	for i := range opts {
+		ps[i] = <-parRes[i]
+	}
 	if t.Failed() {
-		return
+		return aheads, stats
 	}
-	if fmt.Sprint(s.err) != fmt.Sprint(p.err) {
-		t.Errorf("%s: errors differ: sequential %v, parallel %v", log.Path, s.err, p.err)
+	for i, p := range ps {
+		if fmt.Sprint(s.err) != fmt.Sprint(p.err) {
+			t.Errorf("%s: errors differ%s: sequential %v, parallel %v", log.Path, which(i), s.err, p.err)
+		}
+		if !reflect.DeepEqual(s.st, p.st) {
+			t.Errorf("%s: stats differ%s:\nsequential %+v\nparallel   %+v", log.Path, which(i), s.st, p.st)
+		}
+		stats[i] = p.st
 	}
-	if !reflect.DeepEqual(s.st, p.st) {
-		t.Errorf("%s: stats differ:\nsequential %+v\nparallel   %+v", log.Path, s.st, p.st)
-	}
-	return ahead, p.st
+	return aheads, stats
 }
 
 func diffItems(a, b readItem) string {
