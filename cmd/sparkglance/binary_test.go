@@ -54,7 +54,16 @@ func binary(t *testing.T) string {
 // runBinary runs the built command and returns its output and exit status.
 func runBinary(t *testing.T, args ...string) (stdout, stderr string, status int) {
 	t.Helper()
+	return runBinaryEnv(t, nil, args...)
+}
+
+// runBinaryEnv is runBinary with env added to this process's environment.
+func runBinaryEnv(t *testing.T, env []string, args ...string) (stdout, stderr string, status int) {
+	t.Helper()
 	cmd := exec.Command(binary(t), args...)
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()

@@ -3,13 +3,11 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
-	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -128,16 +126,8 @@ func inProcess(t *testing.T, procs int, name string, args ...string) (string, st
 
 // builtBinary runs the command built without the race detector.
 func builtBinary(t *testing.T, procs int, name string, args ...string) (string, string, int) {
-	cmd := exec.Command(binary(t), append([]string{name}, args...)...)
-	cmd.Env = append(os.Environ(), "GOMAXPROCS="+strconv.Itoa(procs))
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	var exit *exec.ExitError
-	if err != nil && !errors.As(err, &exit) {
-		t.Fatal(err)
-	}
-	return out.String(), errOut.String(), cmd.ProcessState.ExitCode()
+	t.Helper()
+	return runBinaryEnv(t, []string{"GOMAXPROCS=" + strconv.Itoa(procs)}, append([]string{name}, args...)...)
 }
 
 // runOnce runs a command into a fresh output directory out.
