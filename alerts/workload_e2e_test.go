@@ -52,14 +52,7 @@ func TestWorkloadRegressedThroughAlertmanager(t *testing.T) {
 	}
 	src, logs, dir := t.TempDir(), t.TempDir(), t.TempDir()
 	for _, r := range runs {
-		f, err := os.Create(filepath.Join(src, r.AppID))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := simulate.Write(f, r.Config); err != nil {
-			t.Fatal(err)
-		}
-		if err := f.Close(); err != nil {
+		if err := simulate.WriteFile(filepath.Join(src, r.AppID), r.Config); err != nil {
 			t.Fatal(err)
 		}
 	}

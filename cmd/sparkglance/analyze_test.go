@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -174,14 +173,9 @@ func TestAnalyzeRejectsBadInterval(t *testing.T) {
 
 func TestAnalyzeThresholdFlagsReachTheFindings(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "app-demo")
-	f, err := os.Create(path)
-	if err != nil {
+	if err := simulate.WriteFile(path, simulate.DefaultConfig()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := simulate.Write(f, simulate.DefaultConfig()); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
 	count := func(args ...string) int {
 		out, err := runAnalyze(t, append([]string{"--json"}, append(args, path)...)...)
 		if err != nil {

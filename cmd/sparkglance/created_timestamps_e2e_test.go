@@ -212,14 +212,7 @@ func linkRealLogs(t *testing.T) string {
 func writeSimulatedLog(t *testing.T, path string, cfg simulate.Config) {
 	t.Helper()
 	tmp := filepath.Join(t.TempDir(), filepath.Base(path))
-	f, err := os.Create(tmp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := simulate.Write(f, cfg); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
+	if err := simulate.WriteFile(tmp, cfg); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Rename(tmp, path); err != nil {

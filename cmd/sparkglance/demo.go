@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -119,13 +118,8 @@ func writeDemoHistory(dir string, now time.Time) error {
 		cfg := demoConfig(0, start)
 		cfg.AppID = fmt.Sprintf("app-%s-%04d", start.UTC().Format("20060102150405"), 9000+i)
 		cfg.Seed = uint64(9000 + i)
-		f, err := os.Create(filepath.Join(dir, cfg.AppID))
-		if err != nil {
-			return err
-		}
-		_, werr := simulate.Write(f, cfg)
-		if err := cmp.Or(werr, f.Close()); err != nil {
-			return fmt.Errorf("demo: writing %s: %w", f.Name(), err)
+		if err := simulate.WriteFile(filepath.Join(dir, cfg.AppID), cfg); err != nil {
+			return fmt.Errorf("demo: %w", err)
 		}
 	}
 	return nil

@@ -75,14 +75,7 @@ func TestDirectoryRunHoldsOnlyTheLogsInFlight(t *testing.T) {
 
 func writeSimulated(t *testing.T, dir string, cfg simulate.Config) {
 	t.Helper()
-	f, err := os.Create(filepath.Join(dir, cfg.AppID))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := simulate.Write(f, cfg); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
+	if err := simulate.WriteFile(filepath.Join(dir, cfg.AppID), cfg); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -31,14 +31,7 @@ func writeManyApps(tb testing.TB, dir string, n int) []string {
 		cfg.Executors, cfg.CoresPerExecutor, cfg.TasksPerStage = 2+i%3, 2, 8+i%5
 		cfg.Seed = uint64(1000 + i)
 		paths[i] = filepath.Join(dir, cfg.AppID)
-		f, err := os.Create(paths[i])
-		if err != nil {
-			tb.Fatal(err)
-		}
-		if _, err := simulate.Write(f, cfg); err != nil {
-			tb.Fatal(err)
-		}
-		if err := f.Close(); err != nil {
+		if err := simulate.WriteFile(paths[i], cfg); err != nil {
 			tb.Fatal(err)
 		}
 	}

@@ -93,16 +93,8 @@ func (c *simulateCommand) writeWorkloadRuns() error {
 	}
 	for _, r := range runs {
 		path := filepath.Join(*c.out, r.AppID)
-		f, err := os.Create(path)
-		if err != nil {
+		if err := simulate.WriteFile(path, r.Config); err != nil {
 			return err
-		}
-		_, err = simulate.Write(f, r.Config)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
 		}
 		fmt.Fprintf(os.Stderr, "wrote %s (%s)\n", path, r.Change)
 	}

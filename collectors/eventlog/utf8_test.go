@@ -16,14 +16,7 @@ import (
 // writeSimulatedFile writes the simulated log of cfg to path.
 func writeSimulatedFile(t testing.TB, path string, cfg simulate.Config) {
 	t.Helper()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := simulate.Write(f, cfg); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
+	if err := simulate.WriteFile(path, cfg); err != nil {
 		t.Fatal(err)
 	}
 }

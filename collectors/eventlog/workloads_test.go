@@ -29,14 +29,7 @@ func writeWorkloadRuns(t testing.TB, n int) []string {
 	paths := make([]string, n)
 	for i, r := range runs {
 		paths[i] = filepath.Join(dir, r.AppID)
-		f, err := os.Create(paths[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := simulate.Write(f, r.Config); err != nil {
-			t.Fatal(err)
-		}
-		if err := f.Close(); err != nil {
+		if err := simulate.WriteFile(paths[i], r.Config); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -117,14 +110,7 @@ func TestWorkloadsBounded(t *testing.T) {
 	waitReady(t, w)
 	for _, r := range runs[:2] {
 		p := filepath.Join(src, r.AppID)
-		f, err := os.Create(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := simulate.Write(f, r.Config); err != nil {
-			t.Fatal(err)
-		}
-		if err := f.Close(); err != nil {
+		if err := simulate.WriteFile(p, r.Config); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.Rename(p, filepath.Join(dir, r.AppID)); err != nil {

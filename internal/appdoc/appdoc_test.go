@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -78,22 +77,15 @@ func TestReadStopsWhenContextEnds(t *testing.T) {
 func TestReadStopsInsideOneLog(t *testing.T) {
 	// ~20 MB of plain JSON lines: several progress reports (one per 4 MiB).
 	path := filepath.Join(t.TempDir(), "app-big")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	cfg := simulate.DefaultConfig()
 	cfg.Repeat = 20
-	if _, err := simulate.Write(f, cfg); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
+	if err := simulate.WriteFile(path, cfg); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var last sparklog.Progress
-	_, err = Read(ctx, discoverOne(t, path), analysis.DefaultConfig(), func(p sparklog.Progress) {
+	_, err := Read(ctx, discoverOne(t, path), analysis.DefaultConfig(), func(p sparklog.Progress) {
 		cancel() // at the first report, about 4 MiB in
 		last = p
 	})

@@ -57,16 +57,11 @@ func TestBackfillLoadsIntoPrometheus(t *testing.T) {
 	dir := t.TempDir()
 	real := testkit.Events(t, "application_1628109047826_1317105")
 	sim := filepath.Join(dir, "app-20261130090000-0001")
-	f, err := os.Create(sim)
-	if err != nil {
-		t.Fatal(err)
-	}
 	cfg := simulate.DefaultConfig()
 	cfg.Executors, cfg.TasksPerStage = 4, 32
-	if _, err := simulate.Write(f, cfg); err != nil {
+	if err := simulate.WriteFile(sim, cfg); err != nil {
 		t.Fatal(err)
 	}
-	f.Close()
 
 	var out bytes.Buffer
 	sum, err := backfill.Write(&out, []string{real, sim}, options())
@@ -160,14 +155,9 @@ func TestBackfillSkipsLiveLogsAndOldAttempts(t *testing.T) {
 	}
 	cfg := simulate.DefaultConfig()
 	cfg.Live, cfg.AppID = true, "app-20261130090000-0002"
-	f, err := os.Create(filepath.Join(dir, cfg.AppID+".inprogress"))
-	if err != nil {
+	if err := simulate.WriteFile(filepath.Join(dir, cfg.AppID+".inprogress"), cfg); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := simulate.Write(f, cfg); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
 	// A README beside the logs is skipped, named once.
 	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("# Spark logs\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -363,14 +353,9 @@ func TestBackfillIncludeUnfinished(t *testing.T) {
 	cfg := simulate.DefaultConfig()
 	cfg.Live, cfg.AppID = true, "app-20261130090000-0002"
 	live := filepath.Join(dir, cfg.AppID+".inprogress")
-	f, err := os.Create(live)
-	if err != nil {
+	if err := simulate.WriteFile(live, cfg); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := simulate.Write(f, cfg); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
 
 	var without bytes.Buffer
 	sum, err := backfill.Write(&without, []string{finished, live}, options())

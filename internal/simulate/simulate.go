@@ -22,6 +22,7 @@ import (
 	"io"
 	"maps"
 	"math/rand/v2"
+	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -145,6 +146,23 @@ type execState struct {
 // each with the time it happens (epoch ms) and whether Spark flushes after it.
 type Sink interface {
 	Line(at int64, line string, flush bool) error
+}
+
+// WriteFile writes the complete synthetic event log of cfg into a new file
+// at path (truncating one that is there); an error names path.
+func WriteFile(path string, cfg Config) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	_, err = Write(f, cfg)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
 }
 
 // Write writes a complete synthetic event log to w as plain JSON lines and
