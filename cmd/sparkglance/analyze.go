@@ -308,10 +308,7 @@ func writeTextResult(w io.Writer, r appdoc.Doc) error {
 // rest of the heap kept live (more beyond 256 MiB: memoryLimitFor), so
 // that the collector's work stays in proportion to what is allocated. (The window is live heap that does not
 // grow: counting it half again too put nds_q88 at 212 MB instead of 184.)
-const (
-	readBudget = 32 << 20
-	bigWindow  = 16 << 20
-)
+const readBudget = 32 << 20
 
 func limitReadMemory(l sparklog.Log) (stop func()) {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
@@ -324,7 +321,7 @@ func limitReadMemory(l sparklog.Log) (stop func()) {
 }
 
 // bigWindowOf is the biggest zstd window l's files declare when it is big
-// (bigWindow or more), else 0.
+// (codec.BigZstdWindow or more), else 0.
 func bigWindowOf(l sparklog.Log) int64 {
 	var window int64
 	for _, f := range l.Files {
@@ -333,7 +330,7 @@ func bigWindowOf(l sparklog.Log) int64 {
 		}
 		window = max(window, zstdWindowOf(f.Path))
 	}
-	if window < bigWindow {
+	if window < codec.BigZstdWindow {
 		return 0
 	}
 	return window

@@ -38,18 +38,20 @@ func newZstdDecoder(s *source) (*zstdDecoder, error) {
 // 6% of the CPU, with the runtime returning the freed rings to the system
 // and faulting them in again (docs/performance.md, "Directories of real
 // logs"). A sync.Pool lets the collector drop them when unused. Decoders
-// that have held a big window (zstdBigWindow or more, up to 128 MiB) are
+// that have held a big window (BigZstdWindow or more, up to 128 MiB) are
 // pooled apart and go only to frames of a big window: a small log taking
 // one would keep its ring alive for as long as small logs are read (serve
 // polls its live logs for ever).
 var zstdDecoders [2]sync.Pool
 
-// zstdBigWindow is the smallest window pooled as big.
-const zstdBigWindow = 16 << 20
+// BigZstdWindow is the smallest zstd window counted as big: its decoders
+// are pooled apart, and a command reading a log of such a window raises its
+// memory limit by it (cmd/sparkglance, bigWindowOf).
+const BigZstdWindow = 16 << 20
 
 // zstdPool is the pool of decoders for frames of window.
 func zstdPool(window int64) *sync.Pool {
-	if window >= zstdBigWindow {
+	if window >= BigZstdWindow {
 		return &zstdDecoders[1]
 	}
 	return &zstdDecoders[0]

@@ -131,12 +131,12 @@ func TestZstdBigWindowsPooledApart(t *testing.T) {
 	if p, err := getZstd(1 << 20); err != nil || p == big {
 		t.Errorf("a 1 MiB window got the decoder of 128 MiB (%v)", err)
 	}
-	if p, err := getZstd(zstdBigWindow); err != nil || p == small {
-		t.Errorf("a %d MiB window got the decoder of 8 MiB (%v)", zstdBigWindow>>20, err)
+	if p, err := getZstd(BigZstdWindow); err != nil || p == small {
+		t.Errorf("a %d MiB window got the decoder of 8 MiB (%v)", BigZstdWindow>>20, err)
 	}
 	// Reading a file of a big window pools its decoder as big.
 	emptyZstdPools()
-	bigFile := zstdFile(t, zstdBigWindow, 1<<16)
+	bigFile := zstdFile(t, BigZstdWindow, 1<<16)
 	for try := 0; ; try++ {
 		decodeBytes(t, Zstd, bigFile)
 		if zstdDecoders[0].Get() != nil {
